@@ -1,0 +1,65 @@
+"""The `random` policy: uniform among legal plays, then among legal draw sources.
+
+Exactly as docs/engine.md defines it (the option order and the calls to the
+random stream are part of the definition, so the reference engine's twin in
+``py_random.py`` makes the same moves on the same stream).
+"""
+from numba import njit
+
+from ..cards import SLOTS
+from ..engine import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
+from ..observation import O_CAN_PASS, O_HAND, O_HAND_LEN, O_PILE_LEN, O_RULES, O_SIDE, expedition_allows
+from ..rng import below
+from ..ruleset import P_PLAYERS, P_SUITS
+
+
+@njit(cache=True)
+def random_policy(obs, params, rng):
+    """Options: each legal expedition play, each discard, a pass if legal; then a draw source."""
+    h = obs[O_HAND_LEN]
+    side = obs[O_SIDE]
+    n_exp = 0
+    for i in range(h):
+        if expedition_allows(obs, side, obs[O_HAND + i]):
+            n_exp += 1
+    k = below(rng, n_exp + h + obs[O_CAN_PASS])
+    if k >= n_exp + h:
+        i = below(rng, h)
+        j = below(rng, h - 1)
+        if j >= i:
+            j += 1
+        return make_pass(obs[O_HAND + i], obs[O_HAND + j])
+    discarded = -1
+    if k < n_exp:
+        to = TO_EXPEDITION
+        card = obs[O_HAND]
+        for i in range(h):
+            if expedition_allows(obs, side, obs[O_HAND + i]):
+                if k == 0:
+                    card = obs[O_HAND + i]
+                    break
+                k -= 1
+    else:
+        to = TO_DISCARD
+        card = obs[O_HAND + k - n_exp]
+        discarded = card // SLOTS
+    if obs[O_RULES + P_PLAYERS] == 1:
+        return make_play(card, to, DRAW_NONE)
+    suits = obs[O_RULES + P_SUITS]
+    n_src = 1
+    for s in range(suits):
+        if obs[O_PILE_LEN + s] > 0 and s != discarded:
+            n_src += 1
+    k = below(rng, n_src)
+    if k > 0:
+        for s in range(suits):
+            if obs[O_PILE_LEN + s] > 0 and s != discarded:
+                k -= 1
+                if k == 0:
+                    return make_play(card, to, 1 + s)
+    return make_play(card, to, DRAW_DECK)
+
+
+from . import Policy, register  # noqa: E402
+
+RANDOM = register(Policy("random", random_policy, doc="uniform among legal plays, then among legal draws"))

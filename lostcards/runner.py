@@ -1,0 +1,162 @@
+"""Running batches of rounds: validate inputs, call the jitted batch loop, return arrays.
+
+``play(rules, "expert", "greedy", rounds=100_000, seed=1)`` plays rounds
+0..99,999 of seed 1 and returns a ``Batch`` of numpy arrays; ``records`` plays
+chosen rounds again with a turn log and returns SPEC §5 round records.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from . import engine
+from .cards import deck_codes, format_card
+from .policies import Policy, resolve
+from .ruleset import Ruleset, rules as make_rules
+
+
+class PolicyFailure(RuntimeError):
+    """A policy returned an illegal move (the message names the round and the rule)."""
+
+
+@dataclass
+class Batch:
+    """Per-round arrays of one batch (rows are rounds start .. start+n-1)."""
+
+    rules: Ruleset
+    policies: tuple
+    seed: int
+    start: int
+    round_info: np.ndarray   # [n, 5]: first, turns, ended_by, score side A, score side B
+    seats: np.ndarray        # [n, players, 5]: plays, discards, deck_draws, pile_draws, passes
+    seat_suits: np.ndarray   # [n, players, suits, 4]: held_count, held_sum, reached_count, reached_sum
+    side_suits: np.ndarray   # [n, sides, suits, 3]: exp_cards, exp_investments, exp_score
+
+    @property
+    def n(self) -> int:
+        return self.round_info.shape[0]
+
+    @property
+    def scores(self) -> np.ndarray:
+        return self.round_info[:, 3:3 + self.rules.sides]
+
+
+def _rules(r) -> Ruleset:
+    return r if isinstance(r, Ruleset) else make_rules(r)
+
+
+def _policies(rules: Ruleset, policy_a, policy_b):
+    a = resolve(policy_a)
+    b = resolve(policy_b if policy_b is not None else policy_a)
+    return a, b
+
+
+def threads_available() -> int:
+    return numba.config.NUMBA_NUM_THREADS
+
+
+def play(rules, policy_a="random", policy_b=None, rounds: int = 1000, seed: int = 0,
+         start: int = 0, first: int = 0, threads: int | None = None) -> Batch:
+    """Play rounds start .. start+rounds-1 of `seed`; side A (seats 0 and 2) plays policy_a.
+
+    first: the seat that starts every round, or -1 for round i started by seat i mod players.
+    threads: worker threads (default: all cores); the result does not depend on it.
+    """
+    r = _rules(rules)
+    a, b = _policies(r, policy_a, policy_b)
+    if rounds < 0:
+        raise ValueError(f"rounds must be >= 0, got {rounds}")
+    if not (first == -1 or 0 <= first < r.players):
+        raise ValueError(f"first must be a seat 0..{r.players - 1} or -1 (alternate), got {first}")
+    pid_code = np.array(deck_codes(r), np.int16)
+    P = r.params()
+    n = int(rounds)
+    sides = r.sides
+    out_round = np.zeros((n, 5), np.int64)
+    out_seat = np.zeros((n, r.players, 5), np.int32)
+    out_suit = np.zeros((n, r.players, r.suits, 4), np.int16)
+    out_side = np.zeros((n, sides, r.suits, 3), np.int16)
+    nt = threads or threads_available()
+    chunks = max(1, min(n, nt * 8)) if n else 1
+    if n:
+        prev = numba.get_num_threads()
+        numba.set_num_threads(min(nt, threads_available()))
+        try:
+            engine.run_batch(P, pid_code, np.int64(seed), np.int64(start), np.int64(n), np.int64(first),
+                             a.kernel, a.params, b.kernel, b.params,
+                             out_round, out_seat, out_suit, out_side, np.int64(chunks))
+        finally:
+            numba.set_num_threads(prev)
+    bad = np.flatnonzero(out_round[:, 2] < -1)
+    if bad.size:
+        row = int(bad[0])
+        code = int(-out_round[row, 2] - 1)
+        raise PolicyFailure(f"round {start + row} (seed {seed}): a policy made an illegal move: "
+                            f"{engine.ERRORS.get(code, code)} ({a.spec} vs {b.spec}; "
+                            f"{bad.size} rounds affected)")
+    return Batch(r, (a, b), int(seed), int(start), out_round, out_seat, out_suit, out_side)
+
+
+def max_turns(r: Ruleset) -> int:
+    """An upper bound on a round's turns, for sizing turn logs."""
+    if r.turn_cap:
+        return r.turn_cap
+    # each stall run is shorter than stall_limit*players turns and ends with a
+    # deck draw or an expedition play (both bounded by the deck); passes at most double it
+    return (2 * r.deck_size + 2) * r.stall_limit * r.players * 2
+
+
+def records(rules, policy_a="random", policy_b=None, round_indices=(0,), seed: int = 0,
+            first: int = 0) -> list[dict]:
+    """SPEC §5 records of the given rounds, as the batch loop plays them."""
+    r = _rules(rules)
+    a, b = _policies(r, policy_a, policy_b)
+    idx = np.asarray(list(round_indices), np.int64)
+    deck = deck_codes(r)
+    pid_code = np.array(deck, np.int16)
+    k = idx.shape[0]
+    cap = max_turns(r)
+    logs = np.zeros((k, cap), np.int64)
+    orders = np.zeros((k, len(deck)), np.int32)
+    errors = np.zeros(k, np.int64)
+    engine.record_rounds(r.params(), pid_code, np.int64(seed), idx, np.int64(first),
+                         a.kernel, a.params, b.kernel, b.params, logs, orders, errors)
+    out = []
+    for j in range(k):
+        if errors[j]:
+            raise PolicyFailure(f"round {int(idx[j])} (seed {seed}): {engine.ERRORS.get(int(errors[j]))}")
+        f = first if first >= 0 else int(idx[j]) % r.players
+        out.append(record_of(r, [deck[p] for p in orders[j]], logs[j], f))
+    return out
+
+
+def record_of(r: Ruleset, shuffled: list[int], log, first: int) -> dict:
+    """A SPEC §5 record from a shuffled deck (codes) and a move log."""
+    letters = r.letters
+    fmt = lambda c: format_card(int(c), letters)  # noqa: E731
+    n = len(shuffled)
+    off = n - n // 2 if r.players == 1 else 0
+    h = r.hand_size
+    hands = [[fmt(c) for c in shuffled[off + s * h: off + (s + 1) * h]] for s in range(r.players)]
+    rec = {"format": "lostcards-round/1", "rules": r.to_record(), "players": r.players,
+           "first": first, "hands": hands, "deck": [fmt(c) for c in shuffled[off + r.players * h:]]}
+    if r.players == 1:
+        rec["aside"] = [fmt(c) for c in shuffled[:off]]
+    turns = []
+    for m in log:
+        m = int(m)
+        if m < 0:
+            break
+        if m & engine.PASS_FLAG:
+            turns.append({"pass": [fmt(m & 255), fmt((m >> 8) & 255)]})
+            continue
+        t = {"play": fmt(m & 255), "to": "discard" if (m >> 8) & 1 else "expedition"}
+        draw = (m >> 9) & 7
+        if r.players > 1:
+            t["draw"] = "deck" if draw == 0 else letters[draw - 1]
+        turns.append(t)
+    rec["turns"] = turns
+    return rec
