@@ -161,5 +161,23 @@ def _attach_optional():
 
 _attach_optional()
 
+
+def run():
+    """The console entry point: click's usage errors shrink to one line (which value, what is allowed)."""
+    try:
+        rv = main.main(prog_name="lostcards", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.UsageError as e:
+        where = e.ctx.command_path if e.ctx else "lostcards"
+        click.echo(f"Error: {e.format_message()} (see: {where} --help)", err=True)
+        sys.exit(e.exit_code)
+    except click.ClickException as e:
+        e.show()
+        sys.exit(e.exit_code)
+    sys.exit(rv if isinstance(rv, int) else 0)
+
+
 if __name__ == "__main__":
-    main()
+    run()

@@ -251,9 +251,11 @@ class Round:
         self.players = rules.players
         self.sides = rules.sides
         self.round_index = round_index
-        self.codes = deck_codes(rules)
-        if not (isinstance(first, int) and 0 <= first < self.players):
+        self.codes = deck_codes(rules)            # physical id -> card code
+        self._code_set = frozenset(self.codes)
+        if isinstance(first, bool) or not isinstance(first, (int, np.integer)) or not 0 <= first < self.players:
             raise ValueError(f"first = {first!r} is not a seat (0..{self.players - 1})")
+        first = int(first)
         self.first = first
         self.seat = first
         self.hands = [sorted(h) for h in hands]
@@ -272,7 +274,7 @@ class Round:
         self._known = [dict() for _ in range(self.players)]
         # statistics
         self._seat_stats = [[0] * 5 for _ in range(self.players)]
-        self._dealt = [list(h) for h in self.hands]
+        self._dealt = [list(h) for h in hands]      # as dealt (the record keeps this order)
         self._reached = [set(h) for h in self.hands]
 
     # -- construction --------------------------------------------------------
@@ -297,7 +299,10 @@ class Round:
             ids.reverse()
 
         def ids_of(seq):
-            return [free[c].pop() for c in seq]
+            try:
+                return [free[c].pop() for c in seq]
+            except (KeyError, IndexError):
+                raise ValueError("the deal holds a card the deck does not have (or too many copies)") from None
 
         aside_ids = ids_of(aside) if aside is not None else []
         hand_ids = [ids_of(h) for h in hands]
@@ -423,16 +428,6 @@ class Round:
     def _valid_code(self, card) -> bool:
         return (isinstance(card, (int, np.integer)) and not isinstance(card, bool)
                 and 0 <= int(card) < 72 and int(card) in self._code_set)
-
-    @property
-    def _code_set(self):
-        s = getattr(self, "_codes_cache", None)
-        if s is None:
-            s = self._codes_cache = frozenset(self.codes)
-        return s
-
-    def _card_name(self, card) -> str:
-        return self.text(int(card)) if self._valid_code(card) else repr(card)
 
     def check(self, move: Move) -> None:
         """Raise IllegalMove if the seat to move may not make ``move`` now; change nothing."""

@@ -100,7 +100,7 @@ def describe(verdict: dict, rnd: Optional[Round], label: str) -> str:
 
 
 @click.command("replay")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON verdict per record, one a line.")
 def replay(files, as_json):
     """Check round records turn by turn (FILE: one JSON record, or JSON Lines; '-' reads stdin).
@@ -110,12 +110,9 @@ def replay(files, as_json):
     status = EXIT_OK
     for path in files:
         try:
-            if path == "-":
-                data = click.get_binary_stream("stdin").read()
-            else:
-                with open(path, "rb") as f:
-                    data = f.read()
-        except OSError as e:
+            with click.open_file(path, "rb") as f:      # "-" is stdin
+                data = f.read()
+        except OSError as e:                      # missing, a directory, no permission, ...
             reason = e.strerror or str(e)
             msg = f"cannot read {path}: {reason}"
             if as_json:

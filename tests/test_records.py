@@ -7,7 +7,7 @@ import pytest
 
 from lostcards.cards import CardError
 from lostcards.policies.py_random import random_policy
-from lostcards.records import (Deal, MalformedRecord, card_code, dumps, move_of_turn, read_deal, read_jsonl,
+from lostcards.records import (Deal, MalformedRecord, card_code, dumps, move_of_turn, read_jsonl,
                                read_record, split_records, write_jsonl)
 from lostcards.reference import IllegalMove, Pass, Play, play_round
 from lostcards.replay import replay_record
@@ -46,7 +46,7 @@ def test_round_trip_of_deal():
         assert isinstance(deal, Deal) and deal.players == players and deal.first == 0
         assert deal.rules == rules("expeditions", players=players)
         rnd = deal.round()
-        assert [list(rnd.hand(s)) for s in range(players)] == [[card_code(t, deal.rules) for t in h]
+        assert [list(rnd.hand(s)) for s in range(players)] == [sorted(card_code(t, deal.rules) for t in h)
                                                               for h in rec["hands"]]
         assert list(rnd.deck_cards()) == [card_code(t, deal.rules) for t in rec["deck"]]
 
@@ -137,7 +137,6 @@ def test_card_dealt_too_often():
     rec["deck"][0] = rec["hands"][0][0]
     malformed(rec, "dealt 2 times; the deck has it once")
     rec = record(4)
-    two_c = [t for t in rec["hands"][0] + rec["deck"] if t != "2C"]
     rec["deck"] = [t for t in rec["deck"] if t != "2C"] + ["2C", "2C", "2C"]
     malformed(rec, "dealt 3 times; the deck has it 2 times")
 
@@ -212,7 +211,7 @@ def test_move_of_turn():
     assert move_of_turn({"play": "7h", "to": "expedition", "draw": "deck"}, r) == Play(card_code("7H", r), "expedition", "deck")
     assert move_of_turn({"play": "7H", "to": "discard", "draw": "h"}, r) == Play(card_code("7H", r), "discard", H)
     r4 = rules("expeditions", players=4)
-    assert move_of_turn({"pass": ["2c", "2C"]}, r4) == Pass((1 * 0 + 3, 3))
+    assert move_of_turn({"pass": ["2c", "2C"]}, r4) == Pass((card_code("2C", r4),) * 2)
     for turn in [
         {"play": "7H", "to": "expedition", "draw": "Deck"},
         {"play": "7H", "to": "expedition", "draw": "DECK"},

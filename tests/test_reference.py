@@ -111,8 +111,10 @@ def test_record_of_deal():
     assert rec["players"] == 4 and rec["first"] == 3
     dealt = Counter(parse_card(t, r) for h in rec["hands"] for t in h) + Counter(parse_card(t, r) for t in rec["deck"])
     assert dealt == Counter(deck_codes(r))
-    for h in rec["hands"]:
-        assert [parse_card(t, r) for t in h] == sorted(parse_card(t, r) for t in h)   # hands sorted
+    hands, deck, _ = deal(r, 99, 1)                 # hands as dealt, deck top first
+    ids = deck_codes(r)
+    assert rec["hands"] == [[format_card(ids[p], r.letters) for p in h] for h in hands]
+    assert rec["deck"] == [format_card(ids[p], r.letters) for p in deck]
     solo = play_round(rules("expeditions", players=1), 1, 0, [random_policy]).record
     assert len(solo["aside"]) == 24 and len(solo["hands"][0]) + len(solo["deck"]) == 24
     assert all("draw" not in t for t in solo["turns"])

@@ -1,6 +1,8 @@
 """`lostcards replay`: verdicts of legal, unfinished, illegal and malformed records, and the CLI."""
 import copy
 import json
+import time
+from collections import Counter
 
 import pytest
 from click.testing import CliRunner
@@ -8,7 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from lostcards.cards import deck_codes, format_card, parse_card, suit_of
 from lostcards.policies.py_random import random_policy
-from lostcards.reference import Round, play_round, score_expedition
+from lostcards.records import move_of_turn
+from lostcards.reference import Round, deal_record, play_round, score_expedition
 from lostcards.replay import check_record, replay, replay_record, replay_text
 from lostcards.ruleset import rules
 
@@ -83,11 +86,10 @@ def test_turns_after_the_end_are_illegal():
 # Illegal turns, each at exactly its turn
 # ---------------------------------------------------------------------------
 
-def mutations(rnd, turn, r):
+def mutations(rnd, r):
     """Illegal replacements for a turn, given the round just before it."""
     seat = rnd.seat
     hand = rnd.hand(seat)
-    held = {format_card(c, r.letters) for c in hand}
     not_held = next(format_card(c, r.letters) for c in deck_codes(r) if c not in hand)
     card = format_card(hand[0], r.letters)
     out = [
@@ -117,8 +119,6 @@ def mutations(rnd, turn, r):
     blocked = [c for c in hand if not rnd.observation(seat).can_play(c)]
     if blocked:
         out.append({"play": format_card(blocked[0], r.letters), "to": "expedition", "draw": "deck"})
-    assert all(not isinstance(t, dict) or "play" not in t or t["play"] in held or t["play"] == not_held
-               or t["play"].startswith("1") for t in out)
     return out
 
 
@@ -130,7 +130,7 @@ def test_mutated_record_rejected_at_that_turn(config, seed, data):
     r = res.state.rules
     k = data.draw(st.integers(1, res.turns))
     rnd = state_before(res.record, k)
-    bad = data.draw(st.sampled_from(mutations(rnd, res.record["turns"][k - 1], r)))
+    bad = data.draw(st.sampled_from(mutations(rnd, r)))
     rec = copy.deepcopy(res.record)
     rec["turns"][k - 1] = bad
     illegal_at(rec, k)
@@ -155,8 +155,6 @@ def test_drawing_rules_in_words():
 def build(r, seed, choose, first=0, turns=None):
     """A record of a round dealt from `seed`, whose turns `choose(rnd)` picks (as record turns)."""
     rnd = Round.dealt(r, seed, 0, first)
-    from lostcards.reference import deal_record, turn_record
-    from lostcards.records import move_of_turn
     rec = deal_record(rnd)
     while not rnd.ended and (turns is None or len(rec["turns"]) < turns):
         t = choose(rnd)
@@ -193,8 +191,6 @@ def test_stall_rule_ends_the_round(players):
 
 def test_stall_count_reset_by_an_expedition_play():
     r = rules("expeditions", stall_limit=2)
-    rec, rnd = build(r, 5, stall_turn, turns=1)
-    rec["turns"] = rec["turns"][:0]
 
     def choose(rnd):
         if rnd.turn in (0, 3):       # a deck draw at turn 1, and at turn 4 a non-stall turn
@@ -234,7 +230,6 @@ def test_deck_end():
 
 def four_player(r, hands, first=0):
     """A 4-player record with the given hands (texts) and the rest of the deck in canonical order."""
-    from collections import Counter
     hs = [[parse_card(t, r) for t in h.split()] for h in hands]
     rest = Counter(deck_codes(r)) - sum((Counter(h) for h in hs), Counter())
     return {"format": "lostcards-round/1", "rules": r.to_record(), "players": 4, "first": first,
@@ -422,7 +417,14 @@ def test_cli_malformed(files, tmp_path):
     res = run(missing, "--json")
     assert res.exit_code == 2 and json.loads(res.output)["turn"] is None
     res = run(str(tmp_path))                                   # a directory
-    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert res.exit_code == 2 and "cannot read" in res.output and len(res.output.splitlines()) == 1
+
+
+def test_cli_reads_stdin(files):
+    paths, (good, _, _) = files
+    with open(paths["good"]) as f:
+        res = CliRunner().invoke(replay, ["-", "--json"], input=f.read())
+    assert res.exit_code == 0 and json.loads(res.output) == verdict_of(good)
 
 
 def test_cli_many_files_and_lines(files):
@@ -455,7 +457,6 @@ def test_cli_needs_a_file():
 
 
 def test_replay_text_thousand_records_fast():
-    import time
     recs = [played(p, preset, seed).record for preset, p in CONFIGS for seed in range(5)]
     text = "\n".join(json.dumps(r) for r in (recs * 34)[:1000])
     t = time.perf_counter()
@@ -492,5 +493,5 @@ def test_replay_never_crashes_on_junk(which, data):
     node[path[-1]] = data.draw(junk)
     v = replay_record(rec)
     assert set(v) in ({"ok", "ended_by", "scores", "turns"}, {"ok", "turn", "error"})
-    if path[0] == "turns" and not v["ok"]:
+    if path[0] == "turns" and len(path) > 1 and not v["ok"]:
         assert v["turn"] is not None and v["turn"] <= path[1] + 1
