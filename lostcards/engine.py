@@ -14,7 +14,7 @@ one, and an illegal move stops that round with an error code (``ERRORS``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
 
 from .cards import MAX_CODES, SLOTS
 from .observation import (HMAX, NSUITS, O_CAN_PASS, O_DECK, O_EXP_COUNT, O_EXP_INV, O_EXP_MASK,
@@ -25,6 +25,12 @@ from .ruleset import (P_BONUS_CARDS, P_BONUS_POINTS, P_COST, P_HAND, P_LEN, P_PA
                       P_PASS_TWICE, P_PLAYERS, P_STALL, P_SUITS, P_TURN_CAP)
 
 NMAX = 96    # most cards a deck can hold (6 suits x 15)
+
+# A policy's type: obs row, its parameters, its random stream -> move.  The
+# batch loops take policies as first-class functions of this one type, so they
+# compile once and load from numba's cache for every policy, built-in or not.
+POLICY_SIGNATURE = types.int64(types.int32[::1], types.float64[::1], types.uint64[::1])
+PolicyType = types.FunctionType(POLICY_SIGNATURE)
 
 # ---- moves --------------------------------------------------------------------
 TO_EXPEDITION, TO_DISCARD = 0, 1
@@ -333,7 +339,7 @@ def apply_move(P, pid_code, S, O, seat, move):
     return _apply_play(P, pid_code, S, O, seat, move)
 
 
-@njit(cache=True)
+@njit  # not cached on its own: it is specialised on its policies; the batch loops cache it
 def play_round(P, pid_code, seed, round_index, first, policy_a, pp_a, policy_b, pp_b,
                S, O, rng, log):
     """Deal and play one round; returns 0 or an error code.  `log` (int64, may be
@@ -410,7 +416,14 @@ def round_results(P, pid_code, S, O, row, first, err, out_round, out_seat, out_s
                 out_suit[row, seat, code // SLOTS, 3] += code % SLOTS - 1
 
 
-@njit(cache=True, parallel=True)
+_BATCH_SIG = types.void(
+    types.int64[::1], types.int16[::1], types.int64, types.int64, types.int64, types.int64,
+    PolicyType, types.float64[::1], PolicyType, types.float64[::1],
+    types.int64[:, ::1], types.int32[:, :, ::1], types.int16[:, :, :, ::1], types.int16[:, :, :, ::1],
+    types.int64)
+
+
+@njit(_BATCH_SIG, cache=True, parallel=True)
 def run_batch(P, pid_code, seed, start, n, first_mode, policy_a, pp_a, policy_b, pp_b,
               out_round, out_seat, out_suit, out_side, chunks):
     """Play rounds start .. start+n-1 in `chunks` parallel pieces into the out arrays.
@@ -430,7 +443,13 @@ def run_batch(P, pid_code, seed, start, n, first_mode, policy_a, pp_a, policy_b,
             round_results(P, pid_code, S, O, row, first, err, out_round, out_seat, out_suit, out_side)
 
 
-@njit(cache=True)
+_RECORD_SIG = types.void(
+    types.int64[::1], types.int16[::1], types.int64, types.int64[::1], types.int64,
+    PolicyType, types.float64[::1], PolicyType, types.float64[::1],
+    types.int64[:, ::1], types.int32[:, ::1], types.int64[::1])
+
+
+@njit(_RECORD_SIG, cache=True)
 def record_rounds(P, pid_code, seed, rounds, first_mode, policy_a, pp_a, policy_b, pp_b,
                   logs, orders, errors):
     """Play the given round indices again with a turn log: moves into `logs` (-1

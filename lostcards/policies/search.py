@@ -1,0 +1,354 @@
+"""The `search` policy: flat Monte Carlo over determinizations (PIMC), see docs/search.md.
+
+For each candidate move (every legal play x every legal draw source; with 4
+players a few passes too), the bot deals the hidden cards at random
+consistently with its observation (``lostcards.determinize``), applies the
+candidate and plays the round to its end with a fast heuristic (``rollout_move``,
+both sides), scoring the final margin (own side minus the other; solitaire: own
+score).  Every candidate is scored on the same determinizations (common random
+numbers: the rollout heuristic is deterministic, so a determinization fixes the
+whole playout) and the best mean wins.  Optionally (``prune``) candidates far
+behind the leader are dropped between batches of determinizations.
+
+Parameters: ``rollouts`` (determinizations per candidate), ``prune`` (z, the
+number of standard errors behind the leader at which a candidate is dropped;
+0 = never), ``passes`` (most pass candidates, 4 players).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards import SLOTS
+from ..determinize import (NMAX, W_CNT, W_DECK_N, W_DECK_POS, W_ENDED, W_HAND, W_HLEN, W_LEN,
+                           W_PILE, W_PLEN, W_STALL, W_TOP, base_state, margin, sample, sim_apply)
+from ..engine import DRAW_DECK, DRAW_NONE, END_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
+from ..observation import (HMAX, NSUITS, O_CAN_PASS, O_DECK, O_EXP_COUNT, O_EXP_TOP, O_HAND,
+                           O_HAND_LEN, O_PILE, O_PILE_LEN, O_RULES, O_SEAT, O_SIDE, PMAX)
+from ..ruleset import P_COST, P_LEN, P_PLAYERS, P_SUITS
+
+# ---- the rollout heuristic ------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _gap(slot, top):
+    """Number slots skipped by laying `slot` on an expedition whose highest is `top`."""
+    base = top if top >= 3 else 2
+    return slot - base - 1
+
+
+@njit(cache=True)
+def rollout_move(W, R, seat, tmp):
+    """A cheap deterministic heuristic move for `seat` on the full state W, looking
+    only at what that seat may see (its hand and the table).  `tmp`: int32 scratch
+    of at least 2 * NSUITS.  Never passes.
+
+    Play: lay the card with the smallest gap on an opened expedition (a gap of 1
+    early, any gap near the end), or open a suit whose numbers in hand plus the
+    expected draws cover the cost; otherwise discard the least useful card (dead
+    for us first, sparing cards the other side can lay).  Draw: the top of a pile
+    that extends an opened expedition by a small gap, else the deck.
+    """
+    players = R[P_PLAYERS]
+    suits = R[P_SUITS]
+    cost = R[P_COST]
+    sd = seat % 2 if players > 1 else 0
+    od = 1 - sd
+    hb = W_HAND + seat * HMAX
+    h = W[W_HLEN + seat]
+    deck_left = W[W_DECK_N] - W[W_DECK_POS]
+    mine = deck_left // players + 1 if players > 1 else deck_left + h   # own plays left, about
+    for s in range(suits):
+        tmp[s] = 0            # numbers in hand, sum
+        tmp[NSUITS + s] = 0   # investments in hand
+    for i in range(h):
+        c = W[hb + i]
+        s = c // SLOTS
+        t = c % SLOTS
+        if t >= 3:
+            if t > W[W_TOP + sd * NSUITS + s]:
+                tmp[s] += t - 1
+        else:
+            tmp[NSUITS + s] += 1
+    max_gap = 1 if mine > 6 else (2 if mine > 3 else 99)
+    # -- choose the play
+    best = -1
+    best_v = -1000
+    for i in range(h):
+        c = W[hb + i]
+        s = c // SLOTS
+        t = c % SLOTS
+        xi = sd * NSUITS + s
+        top = W[W_TOP + xi]
+        if t < 3:
+            if top != 0:
+                continue
+            # an investment: only early, with the numbers for it in hand
+            if mine < 6 or tmp[s] < cost + 4:
+                continue
+            v = 0
+        else:
+            if t <= top:
+                continue
+            g = _gap(t, top)
+            if W[W_CNT + xi] > 0:
+                if g > max_gap:
+                    continue
+                v = 10 - 2 * g
+            else:
+                # open the suit if hand numbers (from this card up) plus expected draws pay the cost
+                if tmp[s] + (mine * 6) // 10 < cost or g > 2 + (mine <= 3) * 97:
+                    continue
+                if mine <= 3 and tmp[s] < cost:
+                    continue
+                v = 5 - 2 * g
+        if v > best_v or (v == best_v and t < W[hb + best] % SLOTS):
+            best_v = v
+            best = i
+    to = TO_EXPEDITION
+    if best < 0:
+        # -- discard the least useful card
+        to = TO_DISCARD
+        worst_k = 1 << 30
+        for i in range(h):
+            c = W[hb + i]
+            s = c // SLOTS
+            t = c % SLOTS
+            v = t - 1 if t >= 3 else 0
+            xi = sd * NSUITS + s
+            top = W[W_TOP + xi]
+            alive = (t < 3 and top == 0) or (t >= 3 and t > top)
+            if not alive:
+                k = -100
+            elif W[W_CNT + xi] > 0:
+                k = 60 - 4 * _gap(t, top) + v
+            else:
+                k = 2 * tmp[s] + v + 6 * tmp[NSUITS + s]
+                if t < 3:
+                    k = 2 * tmp[s] - 10
+            if players > 1:
+                oi = od * NSUITS + s
+                otop = W[W_TOP + oi]
+                if (t < 3 and otop == 0) or (t >= 3 and t > otop):
+                    if W[W_CNT + oi] > 0:
+                        k += 30 + 2 * v
+                    else:
+                        k += v // 2
+            if k < worst_k:
+                worst_k = k
+                best = i
+    code = W[hb + best]
+    if players == 1:
+        return make_play(code, to, DRAW_NONE)
+    # -- draw
+    dsuit = code // SLOTS if to == TO_DISCARD else -1
+    draw = DRAW_DECK
+    if W[W_STALL] < 2:
+        best_g = 2
+        for s in range(suits):
+            n = W[W_PLEN + s]
+            if n == 0 or s == dsuit:
+                continue
+            c = W[W_PILE + s * PMAX + n - 1]
+            t = c % SLOTS
+            if t < 3:
+                continue
+            xi = sd * NSUITS + s
+            top = W[W_TOP + xi]
+            cnt = W[W_CNT + xi]
+            if to == TO_EXPEDITION and code // SLOTS == s:
+                cnt += 1
+                if code % SLOTS >= 3:
+                    top = code % SLOTS
+            if cnt == 0 or t <= top:
+                continue
+            g = _gap(t, top)
+            if g < best_g:
+                best_g = g
+                draw = 1 + s
+    return make_play(code, to, draw)
+
+
+@njit(cache=True)
+def rollout(W, R, seat, tmp):
+    """Play W to the end of the round with `rollout_move` for every seat, starting with `seat`."""
+    players = R[P_PLAYERS]
+    while W[W_ENDED] == END_NONE:
+        if W[W_HLEN + seat] == 0:      # cannot happen by the rules; a guard against a bad deal
+            break
+        sim_apply(W, R, seat, rollout_move(W, R, seat, tmp))
+        seat = seat + 1 if seat + 1 < players else 0
+
+
+# ---- candidates ------------------------------------------------------------------------
+
+@njit(cache=True)
+def candidates(obs, moves, max_passes):
+    """Fill `moves` with the distinct legal moves worth searching; returns their number.
+
+    Every legal play (each distinct card to its expedition if allowed, and to its
+    discard pile) with every legal draw source (the deck, then each non-empty pile
+    but the one just discarded onto; solitaire: no draw), then with 4 players up to
+    `max_passes` passes of two cards when a pass is legal.
+    """
+    players = obs[O_RULES + P_PLAYERS]
+    suits = obs[O_RULES + P_SUITS]
+    side = obs[O_SIDE]
+    h = obs[O_HAND_LEN]
+    n = 0
+    for to in range(2):
+        for i in range(h):
+            c = obs[O_HAND + i]
+            if i > 0 and obs[O_HAND + i - 1] == c:
+                continue                       # a copy: the same move
+            s = c // SLOTS
+            t = c % SLOTS
+            if to == TO_EXPEDITION:
+                top = obs[O_EXP_TOP + side * NSUITS + s]
+                if (t < 3 and top != 0) or (t >= 3 and t <= top):
+                    continue
+            if players == 1:
+                moves[n] = make_play(c, to, DRAW_NONE)
+                n += 1
+                continue
+            moves[n] = make_play(c, to, DRAW_DECK)
+            n += 1
+            for ds in range(suits):
+                if obs[O_PILE_LEN + ds] > 0 and not (to == TO_DISCARD and ds == s):
+                    moves[n] = make_play(c, to, 1 + ds)
+                    n += 1
+    if players == 4 and obs[O_CAN_PASS] and max_passes > 0:
+        # distinct codes in hand (sorted), then pairs among at most 6 of them: the
+        # highest and the lowest codes when there are more
+        codes = np.empty(h, np.int64)
+        m = 0
+        for i in range(h):
+            c = obs[O_HAND + i]
+            if m == 0 or codes[m - 1] != c:
+                codes[m] = c
+                m += 1
+        pick = np.empty(6, np.int64)
+        k = 0
+        if m <= 6:
+            for i in range(m):
+                pick[k] = codes[i]
+                k += 1
+        else:
+            for i in range(3):
+                pick[k] = codes[i]
+                pick[k + 1] = codes[m - 1 - i]
+                k += 2
+        passes = 0
+        for i in range(k):
+            for j in range(i + 1, k):
+                if passes < max_passes:
+                    moves[n] = make_pass(pick[i], pick[j])
+                    n += 1
+                    passes += 1
+        # a pair of copies of one code (4 players: the extra low numbers)
+        for i in range(h - 1):
+            if obs[O_HAND + i] == obs[O_HAND + i + 1] and passes < max_passes:
+                moves[n] = make_pass(obs[O_HAND + i], obs[O_HAND + i])
+                n += 1
+                passes += 1
+    return n
+
+
+# ---- the search -------------------------------------------------------------------------
+
+@njit(cache=True)
+def search_policy(obs, params, rng):
+    """Flat Monte Carlo over determinizations: the candidate with the best mean margin."""
+    budget = max(1, int(params[0]))
+    z = params[1]
+    max_passes = int(params[2])
+    R = obs[O_RULES:O_RULES + P_LEN]
+    players = R[P_PLAYERS]
+    suits = R[P_SUITS]
+    h = obs[O_HAND_LEN]
+    moves = np.empty(2 * h * (suits + 1) + max(max_passes, 0) + h + 1, np.int64)
+    nc = candidates(obs, moves, max_passes)
+    if nc == 1:
+        return moves[0]
+    me = obs[O_SEAT]
+    side = obs[O_SIDE]
+    nxt = me + 1 if me + 1 < players else 0
+    W0 = np.empty(W_LEN, np.int32)
+    Wd = np.empty(W_LEN, np.int32)
+    W = np.empty(W_LEN, np.int32)
+    pool = np.empty(NMAX, np.int32)
+    scratch = np.empty(NMAX, np.int32)
+    tmp = np.empty(2 * NSUITS, np.int32)
+    npool = base_state(obs, W0, pool)
+    if npool < 0:
+        npool = 0
+    total = np.zeros(nc, np.float64)
+    total2 = np.zeros(nc, np.float64)
+    alive = np.ones(nc, np.bool_)
+    n_alive = nc
+    batch = 8 if budget >= 32 else budget
+    done = 0
+    while done < budget:
+        stop = min(budget, done + batch)
+        for d in range(done, stop):
+            sample(W0, pool, npool, Wd, scratch, rng)
+            for ci in range(nc):
+                if not alive[ci]:
+                    continue
+                W[:] = Wd
+                if sim_apply(W, R, me, moves[ci]) != 0:
+                    alive[ci] = False           # cannot happen: candidates are legal
+                    total[ci] = -1e18
+                    continue
+                rollout(W, R, nxt, tmp)
+                m = margin(W, R, side)
+                total[ci] += m
+                total2[ci] += m * m
+        done = stop
+        if z > 0 and done < budget and n_alive > 1:
+            # drop candidates more than z standard errors (of the difference) behind the leader
+            lead = -1
+            for ci in range(nc):
+                if alive[ci] and (lead < 0 or total[ci] > total[lead]):
+                    lead = ci
+            ml = total[lead] / done
+            vl = max(total2[lead] / done - ml * ml, 0.0)
+            for ci in range(nc):
+                if alive[ci] and ci != lead:
+                    mc = total[ci] / done
+                    vc = max(total2[ci] / done - mc * mc, 0.0)
+                    se = np.sqrt((vl + vc) / done) + 1e-9
+                    if ml - mc > z * se:
+                        alive[ci] = False
+                        n_alive -= 1
+            if n_alive == 1:
+                break
+    best = -1
+    for ci in range(nc):
+        if alive[ci] and (best < 0 or total[ci] > total[best]):
+            best = ci
+    return moves[best]
+
+
+from . import Policy, register  # noqa: E402
+
+SEARCH = register(Policy(
+    "search", search_policy,
+    parameters={"rollouts": 64, "prune": 2.0, "passes": 15},
+    doc="flat Monte Carlo over determinizations of the hidden cards, heuristic rollouts "
+        "(rollouts: determinizations per candidate; prune: drop candidates z standard "
+        "errors behind; passes: most pass candidates with 4 players)"))
+
+
+@njit(cache=True)
+def rollout_policy(obs, params, rng):
+    """The rollout heuristic alone, as a policy (for measuring it; never passes)."""
+    W = np.empty(W_LEN, np.int32)
+    pool = np.empty(NMAX, np.int32)
+    tmp = np.empty(2 * NSUITS, np.int32)
+    base_state(obs, W, pool)
+    return rollout_move(W, obs[O_RULES:O_RULES + P_LEN], obs[O_SEAT], tmp)
+
+
+# not registered: `lostcards.policies.search:ROLLOUT` names it
+ROLLOUT = Policy("search-rollout", rollout_policy, doc="the search bot's rollout heuristic alone")
