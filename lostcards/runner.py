@@ -81,7 +81,9 @@ def play(rules, policy_a="random", policy_b=None, rounds: int = 1000, seed: int 
     out_side = np.zeros((n, sides, r.suits, 3), np.int16)
     nt = threads or threads_available()
     chunks = max(1, min(n, nt * 8)) if n else 1
-    if n:
+    if a.kernel is None or b.kernel is None:
+        _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, out_side)
+    elif n:
         prev = numba.get_num_threads()
         numba.set_num_threads(min(nt, threads_available()))
         try:
@@ -98,6 +100,29 @@ def play(rules, policy_a="random", policy_b=None, rounds: int = 1000, seed: int 
                             f"{engine.ERRORS.get(code, code)} ({a.spec} vs {b.spec}; "
                             f"{bad.size} rounds affected)")
     return Batch(r, (a, b), int(seed), int(start), out_round, out_seat, out_suit, out_side)
+
+
+def _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, out_side):
+    """Plain-Python policies play on the reference engine (slow: for prototyping)."""
+    from . import reference
+    for p in (a, b):
+        if p.python is None:
+            raise PolicyFailure(f"policy {p.spec!r} has no plain-Python version, so it cannot play "
+                                "beside a plain-Python policy")
+    pols = [a.python, b.python][:r.sides]
+    for row in range(out_round.shape[0]):
+        i = start + row
+        f = first if first >= 0 else i % r.players
+        try:
+            res = reference.play_round(r, seed, i, pols, first=f)
+        except reference.IllegalMove as e:
+            raise PolicyFailure(f"round {i} (seed {seed}): {e}") from None
+        st = res.stats
+        out_round[row, :3] = (f, st["turns"], reference.ENDINGS.index(st["ended_by"]))
+        out_round[row, 3:3 + r.sides] = st["scores"]
+        out_seat[row] = st["seats"]
+        out_suit[row] = st["seat_suits"]
+        out_side[row] = st["side_suits"]
 
 
 def max_turns(r: Ruleset) -> int:

@@ -11,6 +11,8 @@ jitted function; packages can register theirs in the entry-point group
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -95,17 +97,21 @@ def register(policy: Policy) -> Policy:
     return policy
 
 
+def _load_builtin(mod: str):
+    try:
+        importlib.import_module(f"{__name__}.{mod}")
+    except ModuleNotFoundError as e:
+        if e.name != f"{__name__}.{mod}":
+            raise
+
+
 def _load_builtins():
     global _loaded
     if _loaded:
         return
     _loaded = True
     for mod in _BUILTIN_MODULES:
-        try:
-            importlib.import_module(f"{__name__}.{mod}")
-        except ModuleNotFoundError as e:
-            if e.name != f"{__name__}.{mod}":
-                raise
+        _load_builtin(mod)
     try:
         from importlib.metadata import entry_points
         for ep in entry_points(group="lostcards.policies"):
@@ -125,20 +131,28 @@ def resolve(spec) -> Policy:
     """A Policy from ``name``, ``name:k=v,...``, ``module.path:attr`` or a Policy."""
     if isinstance(spec, Policy):
         return spec
-    _load_builtins()
     text = str(spec).strip()
     name, _, params = text.partition(":")
+    if name in _BUILTIN_MODULES:
+        _load_builtin(name)       # only the module asked for: a quick start
+    else:
+        _load_builtins()
     if name in _REGISTRY:
         return _REGISTRY[name].with_params(params) if params else _REGISTRY[name]
     if "." in name and params:
         attr, _, params = params.partition(":")
+        if os.getcwd() not in sys.path:
+            sys.path.append(os.getcwd())    # a user's module in the working directory, as `python -m` would
         try:
             obj = getattr(importlib.import_module(name), attr)
         except (ImportError, AttributeError) as e:
             raise PolicyError(f"cannot load policy {text!r}: {e}") from None
         if not isinstance(obj, Policy):
-            if not hasattr(obj, "py_func"):
-                raise PolicyError(f"{name}:{attr} is neither a Policy nor a numba-jitted function")
-            obj = Policy(f"{name}:{attr}", obj, doc=(obj.__doc__ or "").strip())
+            if hasattr(obj, "py_func"):          # a numba policy: the fast engine
+                obj = Policy(f"{name}:{attr}", obj, doc=(obj.__doc__ or "").strip())
+            elif callable(obj):                  # plain Python: the reference engine
+                obj = Policy(f"{name}:{attr}", None, doc=(obj.__doc__ or "").strip(), python=obj)
+            else:
+                raise PolicyError(f"{name}:{attr} is neither a Policy nor a callable")
         return obj.with_params(params) if params else obj
     raise PolicyError(f"unknown policy {name!r} (known: {', '.join(names())}; or module.path:name)")

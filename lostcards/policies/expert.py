@@ -44,7 +44,8 @@ from ..ruleset import (P_BONUS_CARDS, P_BONUS_POINTS, P_COST, P_DECK, P_EXTRA_MA
                        P_INVESTMENTS, P_NUMBERS_MASK, P_PLAYERS, P_STALL, P_SUITS)
 
 # parameter positions (declaration order of the Policy below)
-K_INVEST, K_ENDGAME, K_SAFETY, K_BONUS, K_DENY, K_PASS, K_RHO, K_OPEN, K_DANGER, K_DRAWBASE = range(10)
+(K_INVEST, K_ENDGAME, K_SAFETY, K_BONUS, K_DENY, K_PASS, K_RHO, K_OPEN, K_DANGER, K_DRAWBASE,
+ K_BIAS, K_DENYW, K_OPTION, K_SLACK, K_EXTEND) = range(15)
 INV_NORMAL, INV_EAGER, INV_NEVER = 0, 1, 2
 
 # fixed weights (see docs/expert.md)
@@ -398,10 +399,10 @@ def expert_policy(obs, params, rng):
     endgame = False
     if params[K_ENDGAME] != 0.0 and (players == 1 and deck == 0 or players > 1 and plays_left <= h):
         first, n_all = _endgame_plan(obs, params, plays_left if players > 1 else h)
-        if n_all >= plays_left or players == 1:
+        if n_all >= plays_left - params[K_SLACK] or players == 1:
             endgame = True
             card = first
-            extend = n_all > plays_left and players > 1
+            extend = n_all > plays_left and players > 1 and params[K_EXTEND] != 0.0
 
     # ---- 4. normal play: the cheapest play against the cheapest discard
     best_play = -1
@@ -442,7 +443,7 @@ def expert_policy(obs, params, rng):
         if keep < 0.0:
             keep = 0.0
         if mc == 0 and ((slot >= 3 and slot > top) or (slot < 3 and top == 0)):
-            keep += OPTION * (slot - 1 if slot >= 3 else 5)
+            keep += params[K_OPTION] * (slot - 1 if slot >= 3 else 5)
         cost = keep
         if safety:
             cost += _danger(obs, params, c)
@@ -451,7 +452,7 @@ def expert_policy(obs, params, rng):
             best_disc = c
 
     if not endgame:
-        if best_play >= 0 and play_loss <= disc_cost + PLAY_BIAS:
+        if best_play >= 0 and play_loss <= disc_cost + params[K_BIAS]:
             card = best_play
         else:
             card = best_disc
@@ -548,7 +549,7 @@ def _draw(obs, params, buf, card, to, extend):
         v1 = _suit_value(obs, buf, params, s, top, ms, mc, mi, skip, c, mc > 0)
         v = v1 - v0
         if params[K_DENY] != 0.0:
-            v += 0.5 * _danger(obs, params, c)
+            v += params[K_DENYW] * _danger(obs, params, c)
         if v > best_v:
             best_v = v
             best = 1 + s
@@ -570,6 +571,11 @@ EXPERT = register(Policy(
         "open": 5.0,
         "danger": 1.0,
         "drawbase": 3.0,
+        "bias": 1.0,
+        "denyw": 0.5,
+        "option": 0.1,
+        "slack": 0.0,
+        "extend": 1.0,
     },
     doc="expected-value heuristic: suit projections from the cards seen, safe discards, "
         "denial draws, an endgame that counts the plays left"))

@@ -62,4 +62,10 @@ def random_policy(obs, params, rng):
 
 from . import Policy, register  # noqa: E402
 
-RANDOM = register(Policy("random", random_policy, doc="uniform among legal plays, then among legal draws"))
+def _python_twin(obs, stream):
+    from .py_random import random_policy as twin
+    return twin(obs, stream)
+
+
+RANDOM = register(Policy("random", random_policy, doc="uniform among legal plays, then among legal draws",
+                         python=_python_twin))
