@@ -92,11 +92,25 @@ def rules_cmd():
               help="Output directory (created; rerunning the same command resumes).")
 @click.option("--csv", is_flag=True, help="Also write the tables as CSV.")
 @click.option("--records", default=None, metavar="all|N", help="Write round records (SPEC §5) of all or N sampled rounds.")
-@click.option("--shard-size", type=click.IntRange(min=1), default=100_000, show_default=True)
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Worker threads (default: all cores).")
+@click.option("--turns", "turns", type=click.IntRange(min=0), default=0, metavar="N",
+              help="Also write the `turns` table (one row per turn) for N rounds spread over the batch.")
+@click.option("--shard-size", type=click.IntRange(min=1), default=100_000, show_default=True,
+              help="Rounds per shard (each shard is written as soon as it is played).")
+@click.option("--threads", type=click.IntRange(min=1), default=None,
+              help="Numba threads per worker (default: all cores, shared among local workers).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Local worker processes, each playing whole shards.")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Play the shards on this dask.distributed scheduler (e.g. tcp://host:8786).")
+@click.option("--dask-local", "dask_local", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Start a local Dask cluster of N workers for this run (testing).")
+@click.option("--progress/--no-progress", "show_progress", default=True, show_default=True,
+              help="The progress line on stderr (rounds/s, time left).")
 @friendly
-def simulate(preset, sets, players, policies, rounds, seed, first, out, csv, records, shard_size, threads):
+def simulate(preset, sets, players, policies, rounds, seed, first, out, csv, records, turns, shard_size,
+             threads, workers, scheduler, dask_local, show_progress):
     """Play a batch of rounds and write tidy tables (Parquet; CSV with --csv) and a manifest."""
+    from . import backends
     from . import simulate as sim
     from .policies import resolve
     r = build_rules(preset, sets, int(players) if players else None)
@@ -110,20 +124,35 @@ def simulate(preset, sets, players, policies, rounds, seed, first, out, csv, rec
         raise Failure(f"--first = {first} is not allowed: a seat 0..{r.players - 1}, or -1")
     if records is not None and records != "all" and not (records.isdigit() and int(records) > 0):
         raise Failure(f"--records = {records!r} is not allowed: 'all' or a positive number")
-    spec = sim.BatchSpec(r, tuple(p.spec for p in resolved), seed, rounds, first, shard_size)
+    if scheduler is not None and dask_local is not None:
+        raise Failure("--scheduler and --dask-local are not allowed together: one Dask cluster")
+    if workers > 1 and (scheduler is not None or dask_local is not None):
+        raise Failure("--workers is not allowed with --scheduler or --dask-local: the cluster's workers play")
+    if any(p.kernel is None for p in resolved) and (workers > 1 or scheduler or dask_local):
+        raise Failure("plain-Python policies play in this process only: drop --workers, --scheduler, --dask-local")
+    spec = sim.BatchSpec(r, tuple(p.spec for p in resolved), seed, rounds, first, shard_size, turns)
     command = "lostcards " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     out = Path(out)
+    backend = backends.make(workers, threads, scheduler, dask_local)
+    progress = sim.Progress(sys.stderr) if show_progress else None
     try:
-        with click.progressbar(length=rounds, label="rounds", file=sys.stderr,
-                               show_eta=True, show_pos=True) as bar:
-            manifest = sim.run(spec, out, command=command, csv=csv, records=records,
-                               threads=threads, progress=bar.update)
+        sim.run(spec, out, command=command, csv=csv, records=records, threads=threads,
+                progress=progress, backend=backend, log=lambda line: click.echo(line, err=True))
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: finished shards are kept in {out}; run the same command to resume",
+        if progress is not None:
+            progress.close()
+        click.echo(f"interrupted: finished shards are kept in {out}; run the same command to resume",
                    err=True)
         sys.exit(130)
-    click.echo(sim.summary(sim.load(out), manifest))
-    click.echo(f"tables: {out}/{{rounds,seats,seat_suits}}/ (load with lostcards.load({str(out)!r}))")
+    except BaseException:
+        if progress is not None:
+            progress.close()
+        raise
+    if progress is not None:
+        progress.close()
+    click.echo(sim.summarize(out))
+    names = ",".join(spec.tables)
+    click.echo(f"tables: {out}/{{{names}}}/ (load with lostcards.load({str(out)!r}))")
 
 
 @main.command()
@@ -132,10 +161,7 @@ def simulate(preset, sets, players, policies, rounds, seed, first, out, csv, rec
 def summary(directory):
     """Print the one-screen summary of a finished or partial batch."""
     from . import simulate as sim
-    path = Path(directory)
-    tabs = sim.load(path)
-    manifest = json.loads((path / "manifest.json").read_text())
-    click.echo(sim.summary(tabs, manifest))
+    click.echo(sim.summarize(Path(directory)))
 
 
 @main.command()
@@ -151,15 +177,14 @@ def bench(rounds, json_path, yardstick):
     run_bench(rounds, json_path, yardstick)
 
 
-def _attach_optional():
-    try:
-        from .replay import replay
-    except ImportError:  # pragma: no cover - the replay module ships with the package
-        return
+def _attach_commands():
+    from .replay import replay
+    from .tournament import tournament
     main.add_command(replay)
+    main.add_command(tournament)
 
 
-_attach_optional()
+_attach_commands()
 
 
 def run():

@@ -32,10 +32,12 @@ import numpy as np
 from numba import njit
 
 from .cards import MAX_CODES, SLOTS
-from .engine import DRAW_DECK, DRAW_NONE, END_CAPPED, END_DECK, END_HAND_EMPTY, END_NONE, END_STALL, PASS_FLAG
-from .observation import (HMAX, NSUITS, O_DECK, O_EXP_COUNT, O_EXP_INV, O_EXP_MASK, O_EXP_SUM,
-                          O_EXP_TOP, O_HAND, O_HAND_LEN, O_KNOWN, O_PILE, O_PILE_LEN, O_RULES,
-                          O_SEAT, O_STALL, O_TURN, PMAX)
+from .engine import (DRAW_DECK, DRAW_NONE, END_CAPPED, END_DECK, END_HAND_EMPTY, END_NONE, END_STALL,
+                     PASS_FLAG, S_DECK_END, S_DECK_POS, S_ENDED, S_HAND_PID, S_ORDER, S_PASSED,
+                     S_PILE_PID, S_STALL, S_TURN)
+from .observation import (HMAX, NSUITS, O_CAN_PASS, O_DECK, O_EXP_COUNT, O_EXP_INV, O_EXP_MASK,
+                          O_EXP_SUM, O_EXP_TOP, O_HAND, O_HAND_LEN, O_KNOWN, O_PILE, O_PILE_LEN,
+                          O_RULES, O_SEAT, O_SIDE, O_STALL, O_TURN, PMAX)
 from .rng import below
 from .ruleset import (P_BONUS_CARDS, P_BONUS_POINTS, P_COST, P_EXTRA_MASK, P_HAND, P_INVESTMENTS,
                       P_LEN, P_NUMBERS_MASK, P_PLAYERS, P_STALL, P_SUITS, P_TURN_CAP)
@@ -358,3 +360,83 @@ def margin(W, R, side):
     if R[P_PLAYERS] == 1:
         return side_score(W, R, 0)
     return side_score(W, R, side) - side_score(W, R, 1 - side)
+
+
+# ---- a determinization as engine state (for rollouts through engine.apply_move) ------
+
+@njit(cache=True)
+def canonical_pids(R, pid_code, first_pid):
+    """pid_code[pid] = code for the canonical deck (cards.deck_codes order) and
+    first_pid[code] = the pid of its first copy.  Returns the deck size."""
+    counts = np.zeros(MAX_CODES, np.int32)
+    deck_counts(R, counts)
+    n = 0
+    for c in range(MAX_CODES):
+        first_pid[c] = n
+        for _ in range(counts[c]):
+            pid_code[n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _next_pid(next_pid, code):
+    p = next_pid[code]
+    next_pid[code] = p + 1
+    return p
+
+
+@njit(cache=True)
+def to_engine(W, obs, first_pid, S, O):
+    """The engine's state arrays (S, O: see engine.py) for the determinization W of
+    the observation `obs`: every seat's observation row, the draw pile, physical
+    ids.  What other seats know of each other is taken from `obs` (cards drawn
+    off piles are public); what they know of this seat's hand is not in `obs`
+    and is left empty.  Passed-last-turn flags: this seat's from O_CAN_PASS, the
+    others' 0."""
+    R = obs[O_RULES:O_RULES + P_LEN]
+    players = R[P_PLAYERS]
+    me = obs[O_SEAT]
+    S[:] = 0
+    next_pid = first_pid.copy()
+    for seat in range(players):
+        row = O[seat]
+        row[:] = obs
+        row[O_SEAT] = seat
+        row[O_SIDE] = w_side(seat, players)
+        row[O_CAN_PASS] = 0
+        n = W[W_HLEN + seat]
+        # the hand, sorted by physical id (= by code; copies take consecutive ids)
+        for i in range(n):
+            c = W[W_HAND + seat * HMAX + i]
+            k = i
+            while k > 0 and row[O_HAND + k - 1] > c:
+                row[O_HAND + k] = row[O_HAND + k - 1]
+                k -= 1
+            row[O_HAND + k] = c
+        row[O_HAND_LEN] = n
+        for i in range(n):
+            S[S_HAND_PID + seat * HMAX + i] = _next_pid(next_pid, row[O_HAND + i])
+        if seat != me:
+            for c in range(MAX_CODES):
+                row[O_KNOWN + me * MAX_CODES + c] = 0
+                row[O_KNOWN + seat * MAX_CODES + c] = 0
+    for seat in range(players, 4):
+        O[seat, :] = 0
+    for s in range(R[P_SUITS]):
+        for k in range(W[W_PLEN + s]):
+            S[S_PILE_PID + s * PMAX + k] = _next_pid(next_pid, W[W_PILE + s * PMAX + k])
+    nd = W[W_DECK_N] - W[W_DECK_POS]
+    for i in range(nd):
+        S[S_ORDER + i] = _next_pid(next_pid, W[W_DECK + W[W_DECK_POS] + i])
+    S[S_DECK_POS] = 0
+    S[S_DECK_END] = nd
+    S[S_ENDED] = END_NONE
+    S[S_TURN] = W[W_TURN]
+    S[S_STALL] = W[W_STALL]
+    if players == 4 and obs[O_CAN_PASS] == 0:
+        S[S_PASSED + me] = 1
+    for seat in range(players):
+        O[seat, O_DECK] = nd
+        O[seat, O_STALL] = W[W_STALL]
+        O[seat, O_TURN] = W[W_TURN]

@@ -37,6 +37,7 @@ ELO = 400.0 / math.log(10.0)      # Elo points per unit of Bradley-Terry log-str
 ALPHA = 0.05                       # two-sided error of the sequential "excludes 0" stop
 BT_PRIOR_GAMES = 1.0               # per pair: this many drawn games added before fitting
 WIN_LEVELS = np.array([0.0, 0.5, 1.0, 1.5, 2.0])   # a deal's win points for A (2 games)
+CAPPED = 3                         # engine.ENDED.index("capped"): a round stopped at the turn cap
 
 
 class TournamentError(ValueError):
@@ -91,7 +92,8 @@ def _side_seats(players: int, side: int) -> list[int]:
 
 
 STAT_KEYS = ("rounds", "points", "points_sq", "opp_points", "plays", "discards", "deck_draws",
-             "pile_draws", "passes", "started", "bonus", "investments", "wins", "draws", "games")
+             "pile_draws", "passes", "started", "bonus", "investments", "wins", "draws", "games",
+             "capped")
 
 
 def _new_stats() -> dict:
@@ -117,6 +119,7 @@ def _add_stats(acc: dict, batch, side: int):
     acc["started"] += started.sum()
     acc["bonus"] += (started & (ex[:, :, 0] >= r.bonus_cards)).sum()
     acc["investments"] += ex[:, :, 1].sum()
+    acc["capped"] += (batch.round_info[:, 2] == CAPPED).sum()
     if r.players > 1:
         opp = batch.round_info[:, 3 + (1 - side)].astype(np.float64)
         acc["opp_points"] += opp.sum()
@@ -131,7 +134,8 @@ def play_pair(rules, policy_a, policy_b, rounds: int, seed: int = 0, start: int 
 
     Columns: deal, a1, b1 (A's and B's scores in game 1, A on side A), a2, b2
     (game 2, B on side A), margin ((a1 - b1 + a2 - b2) / 2), win_points (A's
-    game wins in the two games, draws half: 0 .. 2).  `stats`, if given, maps
+    game wins in the two games, draws half: 0 .. 2), capped (how many of the two
+    games hit the turn cap, SPEC §2).  `stats`, if given, maps
     each policy spec to an accumulator that gets its play statistics.
     """
     from .runner import play
@@ -149,9 +153,11 @@ def play_pair(rules, policy_a, policy_b, rounds: int, seed: int = 0, start: int 
         _add_stats(stats[sb], g2, 0)
         _add_stats(stats[sa], g2, 1)
     wp = (np.sign(a1 - b1) + 1) / 2 + (np.sign(a2 - b2) + 1) / 2
+    capped = (g1.round_info[:, 2] == CAPPED).astype(np.int8) + (g2.round_info[:, 2] == CAPPED)
     return pd.DataFrame({"deal": np.arange(start, start + rounds, dtype=np.int64),
                          "a1": a1, "b1": b1, "a2": a2, "b2": b2,
-                         "margin": (a1 - b1 + a2 - b2) / 2.0, "win_points": wp})
+                         "margin": (a1 - b1 + a2 - b2) / 2.0, "win_points": wp,
+                         "capped": capped.astype(np.int8)})
 
 
 def _look(x: np.ndarray, target: float, z_seq: float, rounds: int, sequential: bool) -> tuple:
@@ -262,6 +268,7 @@ def _policy_table(specs: list, stats: dict, r) -> pd.DataFrame:
             row["pile_draws_per_round"] = s["pile_draws"] / n if n else float("nan")
         if r.players == 4:
             row["passes_per_round"] = s["passes"] / n if n else float("nan")
+        row["capped"] = int(s["capped"])
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -351,6 +358,7 @@ def run_tournament(rules, policies, rounds: int = 20_000, seed: int = 0, *, bloc
                           "a_win_rate": wins / g, "draw_rate": draws / g, "b_win_rate": 1 - (wins + draws) / g,
                           "a_points": float((d["a1"].sum() + d["a2"].sum()) / g),
                           "b_points": float((d["b1"].sum() + d["b2"].sum()) / g),
+                          "capped": int(d["capped"].sum()),
                           "looks": look, "stopped": why, "seconds": round(time.time() - t0, 3)})
             if keep_deals:
                 d.insert(0, "policy_b", b.spec)
@@ -387,6 +395,7 @@ def _solitaire(r, pols, specs, rounds, seed, block, target, sequential, first, t
             n = min(block, rounds - played)
             g = play(r, p, p, rounds=n, seed=seed, start=played, first=first, threads=threads)
             _add_stats(stats[p.spec], g, 0)
+            stats[p.spec]["capped"] += int((g.round_info[:, 2] == CAPPED).sum())
             parts.append(g.round_info[:, 3].astype(np.float64))
             played += n
             look += 1
@@ -509,10 +518,15 @@ def report(tabs: dict, r, seed: int) -> str:
     cols = {"policy": "", "rounds": "{:,}", "points_per_round": "{:+.2f}", "discards_per_round": "{:.2f}",
             "discard_share": "{:.3f}", "expeditions_per_round": "{:.2f}", "bonus_rate": "{:.3f}",
             "investments_per_round": "{:.2f}"}
-    table = _fmt_table(pt, cols)
-    table = (table.replace("points_per_round", "points").replace("discards_per_round", "discards")
-             .replace("expeditions_per_round", "expeditions").replace("investments_per_round", "investments"))
+    short = {"points_per_round": "points", "discards_per_round": "discards",
+             "expeditions_per_round": "expeditions", "investments_per_round": "investments"}
+    table = _fmt_table(pt.rename(columns=short), {short.get(c, c): f for c, f in cols.items()})
     lines += ["  " + s for s in table.splitlines()]
+    capped = int(pt["capped"].sum()) if r.players == 1 else int(tabs["pairs"]["capped"].sum())
+    if r.turn_cap or capped:
+        games = int(pt["rounds"].sum()) if r.players == 1 else int(tabs["pairs"]["games"].sum())
+        lines.append(f"\nrounds stopped at the turn cap ({r.turn_cap} turns): {capped:,} of {games:,} "
+                     "(scored as they stood; per pair in pairs.csv, column capped)")
     return "\n".join(lines)
 
 
@@ -543,7 +557,7 @@ def write(tabs: dict, out, r, manifest: dict):
 @click.option("--block", type=click.IntRange(min=1), default=2_000, show_default=True,
               help="Deals between two looks of the sequential rule.")
 @click.option("--target", type=click.FloatRange(min=0), default=0.5, show_default=True,
-              help="Stop a pair once its 95%% interval is narrower than ± this many points per round.")
+              help="Stop a pair once its 95% interval is narrower than ± this many points per round.")
 @click.option("--fixed", is_flag=True, help="No early stopping: play --rounds deals for every pair.")
 @click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=0, show_default=True)
 @click.option("--first", type=int, default=0, show_default=True,
@@ -577,7 +591,12 @@ def _tournament(preset, sets, players, policies, rounds, block, target, fixed, s
         probe.unlink()
     except OSError as e:
         raise TournamentError(f"cannot write to {out}: {e.strerror or e}") from None
-    command = "lostcards " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    args = ["--rules", preset, *[a for s in sets for a in ("--set", s)],
+            *(["--players", str(players)] if players else []), "--policies", policies,
+            "--rounds", str(rounds), "--block", str(block), "--target", f"{target:g}",
+            *(["--fixed"] if fixed else []), "--seed", str(seed), "--first", str(first),
+            "--bootstrap", str(bootstrap), "--out", str(out)]
+    command = "lostcards tournament " + " ".join(shlex.quote(a) for a in args)
     t0 = time.time()
     try:
         tabs = run_tournament(r, pols, rounds, seed, block=block, target=target, sequential=not fixed,
@@ -606,6 +625,8 @@ def _tournament(preset, sets, players, policies, rounds, block, target, fixed, s
                          {row["policy"]: int(row["rounds"]) for _, row in tabs["policies"].iterrows()}),
         "rating_method": tabs["ratings"]["method"].iloc[0], "bootstrap": bootstrap,
         "bt_prior_games": BT_PRIOR_GAMES if r.players > 1 else None,
+        "turn_cap": r.turn_cap,
+        "capped_rounds": int(tabs["policies"]["capped"].sum() if r.players == 1 else pairs["capped"].sum()),
         "files": ["pairs.csv", "ratings.csv", "policies.csv", "looks.csv", "tournament.png"],
         "versions": versions(), "seconds": seconds,
     }

@@ -45,7 +45,7 @@ from ..ruleset import (P_BONUS_CARDS, P_BONUS_POINTS, P_COST, P_DECK, P_EXTRA_MA
 
 # parameter positions (declaration order of the Policy below)
 (K_INVEST, K_ENDGAME, K_SAFETY, K_BONUS, K_DENY, K_PASS, K_RHO, K_OPEN, K_DANGER, K_DRAWBASE,
- K_BIAS, K_DENYW, K_OPTION, K_SLACK, K_EXTEND) = range(15)
+ K_BIAS, K_DENYW, K_OPTION, K_SLACK, K_EXTEND, K_OPENSTEP) = range(16)
 INV_NORMAL, INV_EAGER, INV_NEVER = 0, 1, 2
 
 # fixed weights (see docs/expert.md)
@@ -58,7 +58,8 @@ PLAY_BIAS = 1.0       # a play is preferred to a discard that costs at most this
 # scratch layout (float64)
 B_EW = 0                      # [code]: expected copies that still reach this side
 B_PK = B_EW + MAX_CODES       # [code]: copies the partner is known to hold
-B_LEN = B_PK + MAX_CODES
+B_OPEN = B_PK + MAX_CODES   # the opening margin this turn
+B_LEN = B_OPEN + 1
 
 
 @njit(cache=True, inline="always")
@@ -145,7 +146,7 @@ def _suit_value(obs, buf, params, s, top, ms, mc, mi, skip, add, committed):
     if params[K_BONUS] != 0.0:
         v += obs[O_RULES + P_BONUS_POINTS] * _ramp(n, obs[O_RULES + P_BONUS_CARDS])
     if not committed:
-        v -= params[K_OPEN]
+        v -= buf[B_OPEN]
         if v < 0.0:
             v = 0.0
     return v
@@ -384,6 +385,11 @@ def expert_policy(obs, params, rng):
         buf[B_EW + code] = rho * (pr * buf[B_EW + code] + RHO_PARTNER * buf[B_PK + code])
 
     # ---- 2. value of each suit now
+    opened = 0
+    for s in range(suits):
+        if obs[O_EXP_COUNT + side * NSUITS + s] > 0:
+            opened += 1
+    buf[B_OPEN] = params[K_OPEN] + params[K_OPENSTEP] * opened
     vnow = np.zeros(NSUITS)
     for s in range(suits):
         xi = side * NSUITS + s
@@ -427,12 +433,12 @@ def expert_policy(obs, params, rng):
             if slot >= 3 and slot > top:
                 after = _suit_value(obs, buf, params, s, slot, ms + slot - 1, mc + 1, mi, i, -1, True)
                 if mc == 0:
-                    after -= params[K_OPEN]
+                    after -= buf[B_OPEN]
                 loss = vnow[s] - after
             elif slot < 3 and top == 0 and inv_mode != INV_NEVER:
                 after = _suit_value(obs, buf, params, s, 0, ms, mc + 1, mi + 1, i, -1, True)
                 if mc == 0:
-                    after -= params[K_OPEN]
+                    after -= buf[B_OPEN]
                 loss = vnow[s] - after
             if loss < play_loss:
                 play_loss = loss
@@ -513,6 +519,9 @@ def _draw(obs, params, buf, card, to, extend):
     stall_limit = obs[O_RULES + P_STALL]
     if to == TO_DISCARD and stall_limit > 0 and obs[O_STALL] + 1 >= stall_limit * players:
         return DRAW_DECK
+    # denial pays only when the card can be held to the end of the round
+    deck = obs[O_DECK]
+    late = (deck + players - 1) // players <= obs[O_RULES + P_HAND]
     best = DRAW_DECK
     best_v = params[K_DRAWBASE]
     if extend:
@@ -548,7 +557,7 @@ def _draw(obs, params, buf, card, to, extend):
         v0 = _suit_value(obs, buf, params, s, top, ms, mc, mi, skip, -1, mc > 0)
         v1 = _suit_value(obs, buf, params, s, top, ms, mc, mi, skip, c, mc > 0)
         v = v1 - v0
-        if params[K_DENY] != 0.0:
+        if params[K_DENY] != 0.0 and late:
             v += params[K_DENYW] * _danger(obs, params, c)
         if v > best_v:
             best_v = v
@@ -576,6 +585,7 @@ EXPERT = register(Policy(
         "option": 0.1,
         "slack": 0.0,
         "extend": 1.0,
+        "openstep": 0.0,
     },
     doc="expected-value heuristic: suit projections from the cards seen, safe discards, "
         "denial draws, an endgame that counts the plays left"))

@@ -19,13 +19,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..cards import SLOTS
+from ..cards import MAX_CODES, SLOTS
 from ..determinize import (NMAX, W_CNT, W_DECK_N, W_DECK_POS, W_ENDED, W_HAND, W_HLEN, W_LEN,
-                           W_PILE, W_PLEN, W_STALL, W_TOP, base_state, margin, sample, sim_apply)
-from ..engine import DRAW_DECK, DRAW_NONE, END_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
-from ..observation import (HMAX, NSUITS, O_CAN_PASS, O_DECK, O_EXP_COUNT, O_EXP_TOP, O_HAND,
-                           O_HAND_LEN, O_PILE, O_PILE_LEN, O_RULES, O_SEAT, O_SIDE, PMAX)
-from ..ruleset import P_COST, P_LEN, P_PLAYERS, P_SUITS
+                           W_PILE, W_PLEN, W_STALL, W_TOP, base_state, canonical_pids, margin,
+                           sample, sim_apply, to_engine)
+from ..engine import (DRAW_DECK, DRAW_NONE, END_NONE, S_ENDED, S_LEN, S_PASSED, TO_DISCARD,
+                      TO_EXPEDITION, apply_move, expedition_score, make_pass, make_play)
+from ..observation import (HMAX, NSUITS, O_CAN_PASS, O_DECK, O_EXP_COUNT, O_EXP_INV, O_EXP_SUM,
+                           O_EXP_TOP, O_HAND, O_HAND_LEN, O_PILE, O_PILE_LEN, O_RULES, O_SEAT,
+                           O_SIDE, OBS_LEN, PMAX)
+from ..ruleset import P_COST, P_LEN, P_PASS_MIN, P_PASS_TWICE, P_PLAYERS, P_SUITS
+from .expert import EXPERT, expert_policy
+
+_EXPERT_PARAMS = EXPERT.params      # the expert's defaults, frozen into the compiled code
+ROLL_EXPERT, ROLL_FAST = 0, 1
 
 # ---- the rollout heuristic ------------------------------------------------------------
 
@@ -254,6 +261,38 @@ def candidates(obs, moves, max_passes):
     return n
 
 
+# ---- rollouts through the engine, with the expert for every seat -----------------------
+
+@njit(cache=True)
+def expert_rollout(P, pid_code, S, O, seat, rng):
+    """Play the engine state (S, O) to the end with `expert` for every seat.
+    Returns False if a move was refused (the state then stands as it is)."""
+    players = P[P_PLAYERS]
+    while S[S_ENDED] == END_NONE:
+        can = (players == 4 and O[seat, O_HAND_LEN] >= P[P_PASS_MIN]
+               and (P[P_PASS_TWICE] != 0 or S[S_PASSED + seat] == 0))
+        O[seat, O_CAN_PASS] = 1 if can else 0
+        move = expert_policy(O[seat], _EXPERT_PARAMS, rng)
+        if apply_move(P, pid_code, S, O, seat, move) != 0:
+            return False
+        seat = seat + 1 if seat + 1 < players else 0
+    return True
+
+
+@njit(cache=True)
+def engine_margin(P, O, side):
+    """Own side's score minus the other side's from the table of O (solitaire: own score)."""
+    players = P[P_PLAYERS]
+    total = 0
+    for sd in range(2 if players > 1 else 1):
+        sc = 0
+        for s in range(P[P_SUITS]):
+            xi = sd * NSUITS + s
+            sc += expedition_score(P, O[0, O_EXP_SUM + xi], O[0, O_EXP_INV + xi], O[0, O_EXP_COUNT + xi])
+        total += sc if sd == side or players == 1 else -sc
+    return total
+
+
 # ---- the search -------------------------------------------------------------------------
 
 @njit(cache=True)
@@ -262,6 +301,7 @@ def search_policy(obs, params, rng):
     budget = max(1, int(params[0]))
     z = params[1]
     max_passes = int(params[2])
+    mode = int(params[3])
     R = obs[O_RULES:O_RULES + P_LEN]
     players = R[P_PLAYERS]
     suits = R[P_SUITS]
@@ -282,26 +322,51 @@ def search_policy(obs, params, rng):
     npool = base_state(obs, W0, pool)
     if npool < 0:
         npool = 0
+    # engine state for expert rollouts
+    P = np.empty(P_LEN, np.int64)
+    for k in range(P_LEN):
+        P[k] = R[k]
+    pid_code = np.zeros(NMAX, np.int16)
+    first_pid = np.zeros(MAX_CODES, np.int32)
+    canonical_pids(R, pid_code, first_pid)
+    nrows = players if mode == ROLL_EXPERT else 1
+    S0 = np.empty(S_LEN, np.int32)
+    O0 = np.empty((4, OBS_LEN), np.int32)
+    S = np.empty(S_LEN, np.int32)
+    O = np.empty((4, OBS_LEN), np.int32)
+
     total = np.zeros(nc, np.float64)
     total2 = np.zeros(nc, np.float64)
     alive = np.ones(nc, np.bool_)
     n_alive = nc
-    batch = 8 if budget >= 32 else budget
+    batch = 8 if budget >= 32 else (4 if budget >= 8 else budget)
     done = 0
     while done < budget:
         stop = min(budget, done + batch)
         for d in range(done, stop):
             sample(W0, pool, npool, Wd, scratch, rng)
+            if mode == ROLL_EXPERT:
+                to_engine(Wd, obs, first_pid, S0, O0)
             for ci in range(nc):
                 if not alive[ci]:
                     continue
-                W[:] = Wd
-                if sim_apply(W, R, me, moves[ci]) != 0:
-                    alive[ci] = False           # cannot happen: candidates are legal
-                    total[ci] = -1e18
-                    continue
-                rollout(W, R, nxt, tmp)
-                m = margin(W, R, side)
+                if mode == ROLL_EXPERT:
+                    S[:] = S0
+                    O[:nrows] = O0[:nrows]
+                    if apply_move(P, pid_code, S, O, me, moves[ci]) != 0:
+                        alive[ci] = False       # cannot happen: candidates are legal
+                        n_alive -= 1
+                        continue
+                    expert_rollout(P, pid_code, S, O, nxt, rng)
+                    m = engine_margin(P, O, side)
+                else:
+                    W[:] = Wd
+                    if sim_apply(W, R, me, moves[ci]) != 0:
+                        alive[ci] = False
+                        n_alive -= 1
+                        continue
+                    rollout(W, R, nxt, tmp)
+                    m = margin(W, R, side)
                 total[ci] += m
                 total2[ci] += m * m
         done = stop
@@ -327,6 +392,8 @@ def search_policy(obs, params, rng):
     for ci in range(nc):
         if alive[ci] and (best < 0 or total[ci] > total[best]):
             best = ci
+    if best < 0:
+        best = 0
     return moves[best]
 
 
@@ -334,7 +401,7 @@ from . import Policy, register  # noqa: E402
 
 SEARCH = register(Policy(
     "search", search_policy,
-    parameters={"rollouts": 64, "prune": 2.0, "passes": 15},
+    parameters={"rollouts": 16, "prune": 2.0, "passes": 15, "rollout": {"expert": ROLL_EXPERT, "fast": ROLL_FAST}},
     doc="flat Monte Carlo over determinizations of the hidden cards, heuristic rollouts "
         "(rollouts: determinizations per candidate; prune: drop candidates z standard "
         "errors behind; passes: most pass candidates with 4 players)"))

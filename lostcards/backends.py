@@ -1,0 +1,204 @@
+"""Where a batch's shards are played: this process, local worker processes, or a Dask cluster.
+
+Every backend runs the same function, ``simulate.play_shard(spec, k, threads)``,
+which plays shard ``k`` and returns its tables as Parquet bytes; the
+coordinator (``simulate.run``) alone checks and writes the files and the
+manifest.  Since round ``i`` depends on ``(seed, i)`` alone, the files are the
+same whichever backend played them.
+
+- ``Local``: in this process; numba plays the shard's rounds on all cores in threads.
+- ``Processes(n)``: n worker processes (spawned, so numba's OpenMP threads are
+  never forked), each playing whole shards with cores / n threads.
+- ``Dask(address)`` / ``Dask(local=n)``: an existing ``dask.distributed``
+  scheduler, or a ``LocalCluster`` of n workers started for this run (testing).
+  Workers need lostcards installed; they send the Parquet bytes back, so no
+  shared file system is needed.
+"""
+from __future__ import annotations
+
+import os
+import threading
+from typing import Iterable, Iterator
+
+import numba
+
+
+def cores() -> int:
+    return numba.config.NUMBA_NUM_THREADS
+
+
+class Backend:
+    """Plays shards; ``map`` yields ``ShardResult``s as they finish (in any order)."""
+
+    kind = "?"
+
+    def describe(self) -> dict:
+        raise NotImplementedError
+
+    def map(self, spec, shards: Iterable[int]) -> Iterator:
+        raise NotImplementedError
+
+
+class Local(Backend):
+    """This process, one shard after another, each on `threads` numba threads (default all)."""
+
+    kind = "local"
+
+    def __init__(self, threads: int | None = None):
+        self.threads = threads
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "workers": 1, "threads": self.threads or cores()}
+
+    def map(self, spec, shards):
+        from .simulate import play_shard
+        for k in shards:
+            yield play_shard(spec, k, self.threads)
+
+
+def _parent_watchdog(parent: int):
+    """A worker whose coordinator died (SIGKILL) stops instead of playing on."""
+    import time
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def _worker_init(parent: int):
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # Ctrl-C is the coordinator's to handle
+    threading.Thread(target=_parent_watchdog, args=(parent,), daemon=True).start()
+
+
+class Processes(Backend):
+    """`workers` local processes, each playing whole shards on `threads` numba threads."""
+
+    kind = "processes"
+
+    def __init__(self, workers: int, threads: int | None = None):
+        self.workers = workers
+        self.threads = threads or max(1, cores() // workers)
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "workers": self.workers, "threads": self.threads}
+
+    def map(self, spec, shards):
+        import multiprocessing as mp
+        from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+        from .simulate import play_shard
+        todo = iter(list(shards))
+        ex = ProcessPoolExecutor(self.workers, mp_context=mp.get_context("spawn"),
+                                 initializer=_worker_init, initargs=(os.getpid(),))
+        pending = set()
+        clean = False
+        try:
+            def fill():
+                while len(pending) < 2 * self.workers:
+                    k = next(todo, None)
+                    if k is None:
+                        return
+                    pending.add(ex.submit(play_shard, spec, k, self.threads))
+            fill()
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    pending.discard(f)
+                    yield f.result()
+                fill()
+            clean = True
+        finally:
+            if clean:
+                ex.shutdown(wait=True)
+            else:       # interrupted or failed: stop the shards in flight now
+                procs = list(getattr(ex, "_processes", {}).values())
+                ex.shutdown(wait=False, cancel_futures=True)
+                for p in procs:
+                    if p.is_alive():
+                        p.terminate()
+                for p in procs:
+                    p.join(5)
+
+
+class Dask(Backend):
+    """A dask.distributed cluster: an existing scheduler's address, or a LocalCluster of `local` workers."""
+
+    kind = "dask"
+
+    def __init__(self, address: str | None = None, local: int | None = None,
+                 threads: int | None = None, timeout: float = 20.0):
+        if (address is None) == (local is None):
+            raise ValueError("Dask backend: give either a scheduler address or a number of local workers")
+        self.address = address
+        self.local = local
+        self.timeout = timeout
+        # local workers share this machine's cores; a remote worker uses all of its own
+        self.threads = threads or (max(1, cores() // local) if local else None)
+
+    def describe(self) -> dict:
+        d = {"kind": self.kind, "threads": self.threads or "all of each worker's cores"}
+        if self.local:
+            d.update(scheduler="local", workers=self.local)
+        else:
+            d.update(scheduler=self.address)
+        return d
+
+    def _client(self):
+        from .simulate import BatchError
+        try:
+            import logging
+
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise BatchError("the Dask backend needs the dask extra: pip install 'lostcards[dask]'") from None
+        if self.local:
+            cluster = LocalCluster(n_workers=self.local, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=logging.ERROR)
+            return Client(cluster), cluster
+        try:
+            return Client(self.address, timeout=self.timeout), None
+        except (OSError, TimeoutError, ValueError) as e:
+            msg = str(e).splitlines()[0] if str(e) else type(e).__name__
+            raise BatchError(f"cannot reach the Dask scheduler at {self.address}: {msg}") from None
+
+    def map(self, spec, shards):
+        from distributed import as_completed
+
+        from .simulate import play_shard
+        client, cluster = self._client()
+        todo = iter(list(shards))
+        window = 2 * max(1, len(client.scheduler_info().get("workers", {})) or 1)
+        futures = []
+        try:
+            for k in todo:
+                futures.append(client.submit(play_shard, spec, k, self.threads, pure=False))
+                if len(futures) >= window:
+                    break
+            ac = as_completed(futures)
+            for f in ac:
+                res = f.result()
+                f.release()
+                yield res
+                k = next(todo, None)
+                if k is not None:
+                    futures.append(client.submit(play_shard, spec, k, self.threads, pure=False))
+                    ac.add(futures[-1])
+        finally:
+            try:
+                client.cancel(futures)
+            except Exception:
+                pass
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def make(workers: int | None = None, threads: int | None = None, scheduler: str | None = None,
+         dask_local: int | None = None) -> Backend:
+    """The backend the command-line options ask for."""
+    if scheduler is not None or dask_local is not None:
+        return Dask(address=scheduler, local=dask_local, threads=threads)
+    if workers and workers > 1:
+        return Processes(workers, threads)
+    return Local(threads)
