@@ -45,7 +45,7 @@ from ..ruleset import (P_BONUS_CARDS, P_BONUS_POINTS, P_COST, P_DECK, P_EXTRA_MA
 
 # parameter positions (declaration order of the Policy below)
 (K_INVEST, K_ENDGAME, K_SAFETY, K_BONUS, K_DENY, K_PASS, K_RHO, K_OPEN, K_DANGER, K_DRAWBASE,
- K_BIAS, K_DENYW, K_OPTION, K_SLACK, K_EXTEND, K_OPENSTEP) = range(16)
+ K_BIAS, K_DENYW, K_OPTION, K_SLACK, K_EXTEND, K_OPENSTEP, K_PASSMIN) = range(17)
 INV_NORMAL, INV_EAGER, INV_NEVER = 0, 1, 2
 
 # fixed weights (see docs/expert.md)
@@ -465,7 +465,7 @@ def expert_policy(obs, params, rng):
             to = TO_DISCARD
             # 4 players: pass two valuable cards instead of a costly discard
             if (players == 4 and obs[O_CAN_PASS] == 1 and params[K_PASS] != 0.0
-                    and h <= obs[O_RULES + P_HAND] and disc_cost >= 4.0
+                    and h <= obs[O_RULES + P_HAND] and disc_cost >= params[K_PASSMIN]
                     and obs[O_TURN] < 2 * obs[O_RULES + P_DECK]):
                 return _pass_pair(obs, params, buf, vnow)
     elif card < 0:
@@ -586,6 +586,7 @@ EXPERT = register(Policy(
         "slack": 0.0,
         "extend": 1.0,
         "openstep": 0.0,
+        "passmin": 4.0,
     },
     doc="expected-value heuristic: suit projections from the cards seen, safe discards, "
         "denial draws, an endgame that counts the plays left"))

@@ -298,6 +298,17 @@ def engine_margin(P, O, side):
 @njit(cache=True)
 def search_policy(obs, params, rng):
     """Flat Monte Carlo over determinizations: the candidate with the best mean margin."""
+    h = obs[O_HAND_LEN]
+    moves = np.empty(2 * h * (obs[O_RULES + P_SUITS] + 1) + max(int(params[2]), 0) + h + 1, np.int64)
+    means = np.empty(moves.shape[0], np.float64)
+    nc, best = evaluate(obs, params, rng, moves, means)
+    return moves[best]
+
+
+@njit(cache=True)
+def evaluate(obs, params, rng, moves, means):
+    """The search itself: fills `moves` with the candidates and `means` with their
+    mean margins (NaN for a candidate pruned early); returns (candidates, best)."""
     budget = max(1, int(params[0]))
     z = params[1]
     max_passes = int(params[2])
@@ -305,11 +316,10 @@ def search_policy(obs, params, rng):
     R = obs[O_RULES:O_RULES + P_LEN]
     players = R[P_PLAYERS]
     suits = R[P_SUITS]
-    h = obs[O_HAND_LEN]
-    moves = np.empty(2 * h * (suits + 1) + max(max_passes, 0) + h + 1, np.int64)
     nc = candidates(obs, moves, max_passes)
     if nc == 1:
-        return moves[0]
+        means[0] = np.nan
+        return nc, 0
     me = obs[O_SEAT]
     side = obs[O_SIDE]
     nxt = me + 1 if me + 1 < players else 0
@@ -394,7 +404,9 @@ def search_policy(obs, params, rng):
             best = ci
     if best < 0:
         best = 0
-    return moves[best]
+    for ci in range(nc):
+        means[ci] = total[ci] / done if alive[ci] else np.nan
+    return nc, best
 
 
 from . import Policy, register  # noqa: E402
