@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import threading
+from contextlib import contextmanager
 from typing import Iterable, Iterator
 
 import numba
@@ -34,6 +35,11 @@ class Backend:
 
     def describe(self) -> dict:
         raise NotImplementedError
+
+    @contextmanager
+    def open(self):
+        """Set up (connect to a cluster, say) for the `map` calls inside; fails early and clearly."""
+        yield self
 
     def map(self, spec, shards: Iterable[int]) -> Iterator:
         raise NotImplementedError
@@ -127,12 +133,13 @@ class Dask(Backend):
     kind = "dask"
 
     def __init__(self, address: str | None = None, local: int | None = None,
-                 threads: int | None = None, timeout: float = 20.0):
+                 threads: int | None = None, timeout: float | None = None):
         if (address is None) == (local is None):
             raise ValueError("Dask backend: give either a scheduler address or a number of local workers")
         self.address = address
         self.local = local
-        self.timeout = timeout
+        self.timeout = timeout or float(os.environ.get("LOSTCARDS_DASK_TIMEOUT", "10"))
+        self.client = self.cluster = None
         # local workers share this machine's cores; a remote worker uses all of its own
         self.threads = threads or (max(1, cores() // local) if local else None)
 
@@ -162,11 +169,29 @@ class Dask(Backend):
             msg = str(e).splitlines()[0] if str(e) else type(e).__name__
             raise BatchError(f"cannot reach the Dask scheduler at {self.address}: {msg}") from None
 
+    @contextmanager
+    def open(self):
+        self.client, self.cluster = self._client()
+        try:
+            yield self
+        finally:
+            client, cluster, self.client, self.cluster = self.client, self.cluster, None, None
+            try:
+                client.close()
+                if cluster is not None:
+                    cluster.close()
+            except Exception:       # a cluster that went away meanwhile: nothing left to close
+                pass
+
     def map(self, spec, shards):
         from distributed import as_completed
 
         from .simulate import play_shard
-        client, cluster = self._client()
+        if self.client is None:
+            with self.open():
+                yield from self.map(spec, shards)
+            return
+        client = self.client
         todo = iter(list(shards))
         window = 2 * max(1, len(client.scheduler_info().get("workers", {})) or 1)
         futures = []
@@ -189,9 +214,18 @@ class Dask(Backend):
                 client.cancel(futures)
             except Exception:
                 pass
-            client.close()
-            if cluster is not None:
-                cluster.close()
+
+
+def silence_stderr():
+    """After the last word to the user: a Dask cluster stopped while it was starting prints
+    tracebacks from its exit hooks; those say nothing the user needs, so they go to /dev/null."""
+    import sys
+    try:
+        sys.stderr.flush()
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, 2)
+    except OSError:
+        pass
 
 
 def make(workers: int | None = None, threads: int | None = None, scheduler: str | None = None,

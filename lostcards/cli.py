@@ -143,6 +143,8 @@ def simulate(preset, sets, players, policies, rounds, seed, first, out, csv, rec
             progress.close()
         click.echo(f"interrupted: finished shards are kept in {out}; run the same command to resume",
                    err=True)
+        if isinstance(backend, backends.Dask):
+            backends.silence_stderr()
         sys.exit(130)
     except BaseException:
         if progress is not None:

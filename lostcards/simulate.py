@@ -12,6 +12,7 @@ number of threads or workers, or the backend.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -118,6 +119,7 @@ class ShardResult:
     rows: dict             # table -> rows
     seconds: float = 0.0
     host: str = field(default_factory=platform.node)
+    version: str = __version__
 
 
 _ENGINE_LOCK = threading.Lock()    # one shard at a time per process: numba's thread pool is shared
@@ -174,10 +176,6 @@ def _write_bytes_atomic(data: bytes, path: Path):
         except OSError:
             pass
         raise
-
-
-def _write_atomic(df: pd.DataFrame, path: Path):
-    _write_bytes_atomic(_parquet_bytes(df), path)
 
 
 def _write_manifest(out: Path, manifest: dict):
@@ -359,8 +357,12 @@ class Progress:
 
     def start(self, total: int, done: int):
         self.total, self.done, self.played = total, done, 0
-        self.t0 = time.perf_counter()
-        self._show(force=True)
+        self.t0 = self.last = time.perf_counter()
+        if self.tty:
+            self._show()
+        elif done:
+            self.stream.write(f"resuming: {done:,} of {total:,} rounds already done\n")
+            self.stream.flush()
 
     def __call__(self, n: int):
         self.done += n
@@ -418,7 +420,32 @@ def run(spec: BatchSpec, out, *, command: str = "", csv: bool = False,
     if records is not None and records != "all" and int(records) <= 0:
         raise BatchError(f"records = {records!r} is not allowed: 'all' or a positive number")
     backend = backend or backends.Local(threads)
-    manifest = prepare_dir(out, spec)
+    existed = out.exists()
+    prepare_dir(out, spec)                             # refuse a wrong directory before anything else
+    opened = backend.open()
+    try:
+        opened.__enter__()                             # connect to the cluster, say: fail before writing
+    except BaseException:
+        if not existed:
+            _remove_if_empty(out)
+        raise
+    with contextlib.ExitStack() as stack:
+        stack.push(opened)
+        return _run(spec, out, a, b, backend, command, csv, records, progress, log)
+
+
+def _remove_if_empty(out: Path):
+    try:
+        for p in out.iterdir():
+            if p.name != ".lock":
+                return
+        (out / ".lock").unlink(missing_ok=True)
+        out.rmdir()
+    except OSError:
+        pass
+
+
+def _run(spec, out, a, b, backend, command, csv, records, progress, log) -> dict:
     with _DirLock(out):
         manifest = prepare_dir(out, spec)              # again, under the lock: nobody wrote meanwhile
         for t in spec.tables:
@@ -463,12 +490,20 @@ def run(spec: BatchSpec, out, *, command: str = "", csv: bool = False,
         try:
             for res in backend.map(spec, todo):
                 k = res.k
+                if res.version != __version__:
+                    raise BatchError(f"shard {k} was played by lostcards {res.version} on {res.host}, this is "
+                                     f"{__version__}: install the same version on every worker")
+                wrong = {t: n for t, n in spec.expected_rows(k).items() if res.rows.get(t) != n}
+                if wrong or set(res.files) != set(spec.tables):
+                    raise BatchError(f"shard {k} came back from {res.host} with the wrong tables "
+                                     f"({wrong or sorted(res.files)}); nothing of it was written")
                 rec = {}
                 for t in spec.tables:
                     data = res.files[t]
                     _write_bytes_atomic(data, _shard_path(out, t, k))
                     rec[t] = {"rows": res.rows[t], "bytes": len(data),
                               "sha256": hashlib.sha256(data).hexdigest()}
+                rec["played"] = {"host": res.host, "seconds": round(res.seconds, 3)}
                 del res
                 info[str(k)] = rec
                 done.add(k)

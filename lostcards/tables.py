@@ -20,8 +20,8 @@ ENDED_BY = pd.CategoricalDtype(list(ENDED), ordered=False)
 def _constant(value, n: int) -> pd.Categorical:
     """A categorical column holding one value (or all missing) on n rows, without an n-long list."""
     if value is None:
-        return pd.Categorical.from_codes(np.full(n, -1, np.int8), categories=pd.Index([], dtype=object))
-    return pd.Categorical.from_codes(np.zeros(n, np.int8), categories=pd.Index([value], dtype=object))
+        return pd.Categorical.from_codes(np.full(n, -1, np.int8), categories=pd.Index([], dtype="float64"))
+    return pd.Categorical.from_codes(np.zeros(n, np.int8), categories=pd.Index([value]))
 
 
 def rounds_table(b: Batch) -> pd.DataFrame:
