@@ -181,9 +181,11 @@ def bench(rounds, json_path, yardstick):
 
 def _attach_commands():
     from .replay import replay
+    from .sweep import sweep
     from .tournament import tournament
     main.add_command(replay)
     main.add_command(tournament)
+    main.add_command(sweep)
 
 
 _attach_commands()
