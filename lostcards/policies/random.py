@@ -4,11 +4,13 @@ Exactly as docs/engine.md defines it (the option order and the calls to the
 random stream are part of the definition, so the reference engine's twin in
 ``py_random.py`` makes the same moves on the same stream).
 """
+import numpy as np
 from numba import njit
 
 from ..cards import SLOTS
 from ..engine import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
-from ..observation import O_CAN_PASS, O_HAND, O_HAND_LEN, O_PILE_LEN, O_RULES, O_SIDE, expedition_allows
+from ..observation import (NSUITS, O_CAN_PASS, O_EXP_TOP, O_HAND, O_HAND_LEN, O_PILE_LEN, O_RULES,
+                           O_SIDE)
 from ..rng import below
 from ..ruleset import P_PLAYERS, P_SUITS
 
@@ -18,10 +20,14 @@ def random_policy(obs, params, rng):
     """Options: each legal expedition play, each discard, a pass if legal; then a draw source."""
     h = obs[O_HAND_LEN]
     side = obs[O_SIDE]
+    # counting without a branch per card: random hands make such branches unpredictable
     n_exp = 0
     for i in range(h):
-        if expedition_allows(obs, side, obs[O_HAND + i]):
-            n_exp += 1
+        c = obs[O_HAND + i]
+        slot = c % SLOTS
+        top = obs[O_EXP_TOP + side * NSUITS + c // SLOTS]
+        lim = top if top > 0 else -1
+        n_exp += np.int64(slot > lim)
     k = below(rng, n_exp + h + obs[O_CAN_PASS])
     if k >= n_exp + h:
         i = below(rng, h)
@@ -34,9 +40,12 @@ def random_policy(obs, params, rng):
         to = TO_EXPEDITION
         card = obs[O_HAND]
         for i in range(h):
-            if expedition_allows(obs, side, obs[O_HAND + i]):
+            c = obs[O_HAND + i]
+            top = obs[O_EXP_TOP + side * NSUITS + c // SLOTS]
+            lim = top if top > 0 else -1
+            if c % SLOTS > lim:
                 if k == 0:
-                    card = obs[O_HAND + i]
+                    card = c
                     break
                 k -= 1
     else:
@@ -48,8 +57,7 @@ def random_policy(obs, params, rng):
     suits = obs[O_RULES + P_SUITS]
     n_src = 1
     for s in range(suits):
-        if obs[O_PILE_LEN + s] > 0 and s != discarded:
-            n_src += 1
+        n_src += np.int64((obs[O_PILE_LEN + s] > 0) & (s != discarded))
     k = below(rng, n_src)
     if k > 0:
         for s in range(suits):
@@ -58,7 +66,6 @@ def random_policy(obs, params, rng):
                 if k == 0:
                     return make_play(card, to, 1 + s)
     return make_play(card, to, DRAW_DECK)
-
 
 from . import Policy, register  # noqa: E402
 
