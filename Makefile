@@ -25,9 +25,11 @@ bench: $(STAMP)  ## rounds per second, with the C yardstick in the same go when 
 	$(PY) -m lostcards bench --yardstick $(YARDSTICK)
 
 report: $(STAMP)  ## the main job: simulate the default batch and write reports/
-	$(PY) -m lostcards simulate --rules expeditions --policies random,random --rounds 200000 \
-		--seed 1 --out reports/engine-smoke --records 100 --csv
-	$(PY) -m lostcards replay --json reports/engine-smoke/records.jsonl > reports/engine-smoke/replay.jsonl
+	$(PY) -m lostcards simulate --rules expeditions --policies expert,greedy --rounds 100000 \
+		--seed 1 --out runs/report-smoke --records 200
+	$(PY) -m lostcards replay --json runs/report-smoke/records.jsonl > runs/report-smoke/replay.jsonl
+	$(PY) -m lostcards claims --out reports
+	$(PY) experiments/rule_tweaks.py --out reports $(RULE_TWEAKS_ARGS)  # rule tweaks: ~13 min (9 of them the skill trace; RULE_TWEAKS_ARGS="--depth-deals 0" skips it)
 
 clean:
 	rm -rf $(VENV) .pytest_cache runs

@@ -181,8 +181,10 @@ def bench(rounds, json_path, yardstick):
 
 def _attach_commands():
     from .replay import replay
+    from .claims import claims
     from .sweep import sweep
     from .tournament import tournament
+    main.add_command(claims)
     main.add_command(replay)
     main.add_command(tournament)
     main.add_command(sweep)
