@@ -4,6 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 YARDSTICK ?= ../shared/yardstick
+RULE_TWEAKS_ARGS ?= --depth-deals 100
 
 .PHONY: install test test-slow bench report clean
 
@@ -29,7 +30,7 @@ report: $(STAMP)  ## the main job: simulate the default batch and write reports/
 		--seed 1 --out runs/report-smoke --records 200
 	$(PY) -m lostcards replay --json runs/report-smoke/records.jsonl > runs/report-smoke/replay.jsonl
 	$(PY) -m lostcards claims --out reports
-	$(PY) experiments/rule_tweaks.py --out reports $(RULE_TWEAKS_ARGS)  # rule tweaks: ~13 min (9 of them the skill trace; RULE_TWEAKS_ARGS="--depth-deals 0" skips it)
+	$(PY) experiments/rule_tweaks.py --out reports $(RULE_TWEAKS_ARGS)  # rule tweaks: the skill trace is most of it (RULE_TWEAKS_ARGS="--depth-deals 0" skips it)
 
 clean:
 	rm -rf $(VENV) .pytest_cache runs

@@ -69,6 +69,29 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None):
         many = _rate(r, n, cores)
         results["cases"][label] = {"one_core": one, "all_cores": many}
         print(f"{label:<24}{one:>14,.0f}{many:>14,.0f}{many / one:>9.2f}x")
+    # the bots: expert self-play (goal: 1,000,000 rounds in under a minute on 2 cores)
+    r2 = rules("expeditions")
+    play(r2, "expert", rounds=10, seed=0)
+    n = max(rounds // 10, 10_000)
+    t = time.perf_counter()
+    b = play(r2, "expert", "expert", rounds=n, seed=3)
+    secs = time.perf_counter() - t
+    ex = n / secs
+    results["expert_vs_expert"] = {"rounds_per_second": ex, "seconds_per_million": 1e6 / ex}
+    print(f"expert vs expert, 2p expeditions, {cores} cores: {ex:,.0f} rounds/s "
+          f"({1e6 / ex:.0f} s per 1,000,000 rounds)")
+    try:
+        play(r2, "search", "expert", rounds=1, seed=0)
+        k = 6
+        t = time.perf_counter()
+        b = play(r2, "search", "expert", rounds=k, seed=4)
+        secs = time.perf_counter() - t
+        moves = int(b.seats[:, 0, 0].sum() + b.seats[:, 0, 4].sum())
+        results["search"] = {"moves_per_second": moves / secs, "seconds_per_round": secs / k}
+        print(f"search (default budget) vs expert: {moves / secs:,.1f} search moves/s, "
+              f"{secs / k:.2f} s per round ({k} rounds, {cores} cores)")
+    except Exception as e:  # the search bot is optional for the engine's benchmark
+        print(f"search: not measured ({e})")
     if yardstick and Path(yardstick, "cengine.c").exists():
         c = yardstick_rate(yardstick, min(rounds, 2_000_000))
         ours = results["cases"]["2p expeditions"]["one_core"]

@@ -11,9 +11,9 @@ from lostcards.solitaire import ceilings
 @pytest.mark.parametrize("preset", ["expeditions", "lost-cities"])
 def test_no_policy_beats_the_ceiling(preset):
     r = rules(preset, players=1)
-    c = ceilings(r, rounds=3000, seed=5)
+    c = ceilings(r, rounds=1000, seed=5)
     for pol in ("random", "greedy", "expert"):
-        b = play(r, pol, rounds=3000, seed=5)
+        b = play(r, pol, rounds=1000, seed=5)
         assert (b.scores[:, 0] <= c).all(), pol
     assert c.min() >= 0
 
@@ -33,3 +33,50 @@ def test_ceiling_matches_a_direct_count():
                              if invs[:k] + nums]
             best += max(options)
         assert c[i] == best
+
+
+def _brute_force(r, hand, deck):
+    """Every play sequence of a small solitaire deal, by exhaustion."""
+    from lostcards.reference import score_expedition
+    best = 0
+
+    def go(hand, deck, exps):
+        nonlocal best
+        if not hand:
+            best = max(best, sum(score_expedition(e, r) for e in exps.values() if e))
+            return
+        for c in set(hand):
+            rest = list(hand)
+            rest.remove(c)
+            nxt, more = (rest + deck[:1], deck[1:]) if deck else (rest, deck)
+            go(nxt, more, exps)                                     # discard
+            e = exps.get(c // 12, [])
+            nums = [x for x in e if x % 12 >= 3]
+            ok = (c % 12 < 3 and not nums) or (c % 12 >= 3 and all(c % 12 > x % 12 for x in nums))
+            if ok:
+                go(nxt, more, {**exps, c // 12: e + [c]})
+
+    go(list(hand), list(deck), {})
+    return best
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_optimum_is_exact_on_small_deals(seed):
+    from lostcards.reference import Round
+    from lostcards.solitaire import optimum
+    r = rules("expeditions", players=1, suits=2, numbers=(2, 4, 6, 8, 10), investments=2,
+              hand_size=3, bonus_cards=3, cost=10)
+    for i in range(40):
+        rnd = Round.dealt(r, seed, i)
+        hand = [rnd.codes[p] for p in rnd._dealt[0]]
+        deck = [rnd.codes[p] for p in rnd.deck]
+        assert optimum(r, hand, deck) == _brute_force(r, hand, deck), i
+
+
+def test_no_policy_beats_the_optimum_and_it_is_below_the_ceiling():
+    from lostcards.solitaire import optima
+    r = rules("expeditions", players=1)
+    o = optima(r, rounds=300, seed=8)
+    assert (o <= ceilings(r, rounds=300, seed=8)).all()
+    for pol in ("greedy", "expert"):
+        assert (play(r, pol, rounds=300, seed=8).scores[:, 0] <= o).all()
