@@ -12,8 +12,9 @@ What is hidden, and how it is dealt (docs/search.md):
 
 - unseen cards = the ruleset's full deck minus the own hand, both sides'
   expeditions, every discard pile and the cards each other seat is known to hold;
-- each other seat holds its known cards plus unseen cards up to its hand size;
-  the rest, shuffled, is the draw pile (``obs[O_DECK]`` cards).
+- each other seat holds its known cards plus unseen cards up to its hand size,
+  drawn with weights for what that seat tends to keep (``hand_weights``; equal
+  weights: uniform); the rest, shuffled, is the draw pile (``obs[O_DECK]`` cards).
 - hand sizes: with 2 players every hand holds ``hand_size`` cards.  With 4
   players a pass moves cards inside a team, so each team always holds
   ``2 * hand_size`` cards: the partner holds ``2 * hand_size - own``; the two
@@ -24,7 +25,9 @@ What is hidden, and how it is dealt (docs/search.md):
   is ``obs[O_DECK]`` cards of that pool.
 
 Hands in ``W`` are unordered (a move names a card by its code; copies are
-identical).  Only ``lostcards.rng.below`` draws random numbers.
+identical).  ``to_engine`` turns a determinization into the engine's own state
+arrays, so rollouts can run through ``engine.apply_move`` and any numba policy.
+Only ``lostcards.rng.below`` draws random numbers.
 """
 from __future__ import annotations
 
@@ -62,6 +65,11 @@ W_PILE = W_PLEN + NSUITS          # [suit * PMAX + k], bottom first
 W_HAND = W_PILE + NSUITS * PMAX   # [seat * HMAX + i]
 W_DECK = W_HAND + 4 * HMAX        # top first from W_DECK_POS
 W_LEN = W_DECK + NMAX
+
+
+@njit(cache=True, inline="always")
+def w_side(seat, players):
+    return seat % 2 if players > 1 else 0
 
 
 def new_w():
@@ -179,50 +187,111 @@ def base_state(obs, W, pool):
     return n
 
 
+# How much likelier than an average unseen card a card is to sit in an opponent's
+# hand, in hundredths, by what it is to that opponent (measured on 2-player
+# `expeditions`, expert against expert: an opponent keeps the numbers that
+# extend its expeditions by a wide gap, lays the close ones and throws away
+# what it cannot use).  See docs/search.md.
+HW_DEAD = 60                            # a number at or below its expedition's highest
+HW_GAP = (78, 116, 139, 162, 170)       # a number it can still lay, skipping 0, 1, 2, 3, 4+ numbers
+HW_UNOPENED = (62, 81, 74, 106)         # a number of a suit it has not opened: low (2-7) / high (8-10),
+                                        # the other side has not / has opened it
+HW_INV_DEAD = 53                        # an investment it can no longer lay
+HW_INV_OPEN = 26                        # an investment on its investments-only expedition
+HW_INV_UNOPENED = 51                    # an investment of a suit it has not opened
+
+
 @njit(cache=True)
-def sample(W0, pool, npool, W, scratch, rng):
+def hand_weights(obs, wts, infer):
+    """wts[seat * MAX_CODES + code]: relative chance (hundredths) that `code` is in
+    the hand of `seat` (0 for this seat).  `infer` 0: all equal (uniform)."""
+    R = obs[O_RULES:O_RULES + P_LEN]
+    players = R[P_PLAYERS]
+    suits = R[P_SUITS]
+    me = obs[O_SEAT]
+    wts[:] = 100
+    if infer == 0 or players == 1:
+        return
+    for o in range(players):
+        if o == me:
+            continue
+        sd = w_side(o, players)
+        for s in range(suits):
+            xi = sd * NSUITS + s
+            top = obs[O_EXP_TOP + xi]
+            opened = obs[O_EXP_COUNT + xi] > 0
+            other_open = obs[O_EXP_COUNT + (1 - sd) * NSUITS + s] > 0
+            for t in range(SLOTS):
+                if t < 3:
+                    if not opened:
+                        w = HW_INV_UNOPENED
+                    elif top == 0:
+                        w = HW_INV_OPEN
+                    else:
+                        w = HW_INV_DEAD
+                elif opened:
+                    if t <= top:
+                        w = HW_DEAD
+                    else:
+                        g = t - (top if top >= 3 else 2) - 1
+                        w = HW_GAP[min(g, 4)]
+                else:
+                    w = HW_UNOPENED[(1 if t >= 9 else 0) + (2 if other_open else 0)]
+                wts[o * MAX_CODES + s * SLOTS + t] = w
+
+
+@njit(cache=True)
+def sample(W0, pool, npool, W, scratch, rng, wts):
     """W = W0 with the hidden cards dealt at random: other seats' hands filled up to
-    their target sizes, then the draw pile.  Returns 0, or 1 when the pool is too
-    small for the hands and the deck (the shortfall is left out of the deck)."""
+    their target sizes, each card drawn with chance proportional to its weight
+    for that seat (`hand_weights`; equal weights: uniform), then the rest,
+    shuffled, as the draw pile.  Returns 0, or 1 when the pool is too small for
+    the hands and the deck (the shortfall is left out of the deck)."""
     W[:] = W0
     for i in range(npool):
         scratch[i] = pool[i]
-    for i in range(npool - 1):          # Fisher-Yates, front to back
-        j = i + below(rng, npool - i)
-        t = scratch[i]
-        scratch[i] = scratch[j]
-        scratch[j] = t
-    k = 0
+    m = npool                            # scratch[:m]: cards not dealt yet
     for o in range(4):
         n = W[W_HLEN + o]
         need = W[W_TARGET + o] - n
         if o == W[W_SEAT] or need <= 0:
             continue
         base = W_HAND + o * HMAX
-        while need > 0 and k < npool:
+        wb = o * MAX_CODES
+        while need > 0 and m > 0:
+            total = 0
+            for i in range(m):
+                total += wts[wb + scratch[i]]
+            x = below(rng, total)
+            k = 0
+            while k < m - 1:
+                x -= wts[wb + scratch[k]]
+                if x < 0:
+                    break
+                k += 1
             W[base + n] = scratch[k]
+            scratch[k] = scratch[m - 1]
+            m -= 1
             n += 1
-            k += 1
             need -= 1
         W[W_HLEN + o] = n
     nd = W0[W_DECK_N]
     short = 0
-    if nd > npool - k:
-        nd = npool - k
+    if nd > m:
+        nd = m
         short = 1
-    for i in range(nd):
-        W[W_DECK + i] = scratch[k + i]
+    for i in range(nd):                  # Fisher-Yates over what is left, front to back
+        j = i + below(rng, m - i)
+        t = scratch[i]
+        scratch[i] = scratch[j]
+        scratch[j] = t
+        W[W_DECK + i] = scratch[i]
     W[W_DECK_N] = nd
     W[W_DECK_POS] = 0
     return short
 
 
 # ---- playing moves on W -------------------------------------------------------------
-
-@njit(cache=True, inline="always")
-def w_side(seat, players):
-    return seat % 2 if players > 1 else 0
-
 
 @njit(cache=True, inline="always")
 def _hand_remove(W, seat, code):
@@ -440,3 +509,46 @@ def to_engine(W, obs, first_pid, S, O):
         O[seat, O_DECK] = nd
         O[seat, O_STALL] = W[W_STALL]
         O[seat, O_TURN] = W[W_TURN]
+
+
+# ---- numba's disk cache and other files ------------------------------------------------
+
+def bind_cache(namespace: dict, files) -> None:
+    """Make the cached numba functions in `namespace` stale whenever one of `files`
+    changes, not only their own file.
+
+    numba keys a cached function on its own source file only, so code compiled
+    into it from other modules (here: the expert's rollouts, the engine's layout
+    constants) would stay old after those files change.  This folds a digest of
+    `files` into each function's cache stamp.  It uses a numba internal
+    (``_cache._cache_file._source_stamp``); if that is missing, nothing changes.
+    """
+    import hashlib
+    import os
+
+    h = hashlib.sha1()
+    for f in files:
+        try:
+            with open(f, "rb") as fh:
+                h.update(fh.read())
+        except OSError:
+            h.update(os.fsencode(f))
+    digest = h.hexdigest()
+    for obj in list(namespace.values()):
+        cache_file = getattr(getattr(obj, "_cache", None), "_cache_file", None)
+        stamp = getattr(cache_file, "_source_stamp", None)
+        if stamp is not None and not (isinstance(stamp, tuple) and len(stamp) == 3):
+            cache_file._source_stamp = (stamp[0], stamp[1], digest) if isinstance(stamp, tuple) \
+                else (stamp, None, digest)
+
+
+def _module_files(*modules):
+    return [m.__file__ for m in modules]
+
+
+def _bind_own_cache():
+    from . import cards, engine, observation, rng, ruleset
+    bind_cache(globals(), _module_files(cards, engine, observation, rng, ruleset))
+
+
+_bind_own_cache()

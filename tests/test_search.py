@@ -13,14 +13,15 @@ import pytest
 from lostcards import engine
 from lostcards.cards import SLOTS, deck_codes
 from lostcards.determinize import (W_CNT, W_DECK, W_DECK_N, W_DECK_POS, W_ENDED, W_HAND, W_HLEN,
-                                   W_INV, W_LEN, W_PILE, W_PLEN, W_STALL, W_SUM, W_TOP, W_TURN,
-                                   NMAX, base_state, margin, new_w, sample, sim_apply, side_score)
+                                   W_INV, W_PILE, W_PLEN, W_STALL, W_SUM, W_TOP, W_TURN, NMAX,
+                                   base_state, canonical_pids, hand_weights, new_w, sample, sim_apply, side_score,
+                                   to_engine)
 from lostcards.observation import (HMAX, NSUITS, O_CAN_PASS, O_DECK, O_EXP_COUNT, O_EXP_INV,
                                    O_EXP_MASK, O_EXP_SUM, O_EXP_TOP, O_HAND, O_HAND_LEN, O_KNOWN,
                                    O_PILE, O_PILE_LEN, O_RULES, O_STALL, O_TURN, PMAX)
 from lostcards.cards import MAX_CODES
 from lostcards.policies import resolve
-from lostcards.policies.search import SEARCH, candidates, rollout_move
+from lostcards.policies.search import SEARCH, candidates, evaluate, rollout_move
 from lostcards.ruleset import P_LEN, rules
 from lostcards.runner import play
 
@@ -54,6 +55,16 @@ def _truth(S, O, pid, players):
     return W
 
 
+def _shadow(W, obs, R):
+    """Engine state built by to_engine from a (true) determinization."""
+    pid2 = np.zeros(NMAX, np.int16)
+    first = np.zeros(MAX_CODES, np.int32)
+    canonical_pids(R, pid2, first)
+    S2, O2, _ = engine.new_state()
+    to_engine(W, obs, first, S2, O2)
+    return S2, O2, pid2
+
+
 def _hand(W, s):
     return sorted(W[W_HAND + s * HMAX:W_HAND + s * HMAX + W[W_HLEN + s]].tolist())
 
@@ -85,7 +96,9 @@ def _check_sample(obs, S, O, pid, r, rng):
     npool = base_state(obs, W0, pool)
     assert npool >= 0
     W = new_w()
-    short = sample(W0, pool, npool, W, np.empty(NMAX, np.int32), rng)
+    wts = np.empty(4 * MAX_CODES, np.int64)
+    hand_weights(obs, wts, int(rng[0] & 1))      # uniform or inferred weights, either way
+    short = sample(W0, pool, npool, W, np.empty(NMAX, np.int32), rng, wts)
     assert short == 0
     full = Counter(deck_codes(r))
     table = Counter()
@@ -162,9 +175,12 @@ def test_simulator_candidates_and_samples_follow_the_engine(case):
         W = _truth(S, O, pid, players)
         _same_as_engine(W, S, O, players, r.suits)
         seat = rnd % players
+        shadow = None
         while S[engine.S_ENDED] == engine.END_NONE:
             O[seat, O_CAN_PASS] = 1 if engine._can_pass(P, S, O, seat) else 0
             obs = O[seat]
+            if shadow is None and S[engine.S_TURN] >= 2 * rnd:
+                shadow = _shadow(W, obs, R)
             _check_sample(obs, S, O, pid, r, srng)
             n = candidates(obs, moves, 15)
             cand = [int(m) for m in moves[:n]]
@@ -181,6 +197,20 @@ def test_simulator_candidates_and_samples_follow_the_engine(case):
             assert engine.apply_move(P, pid, S, O, seat, move) == 0
             assert sim_apply(W, R, seat, move) == 0
             _same_as_engine(W, S, O, players, r.suits)
+            if shadow is not None:   # the engine run on to_engine's state agrees with the real one
+                S2, O2, pid2 = shadow
+                assert engine.apply_move(P, pid2, S2, O2, seat, move) == 0
+                for k in (engine.S_ENDED, engine.S_TURN, engine.S_STALL):
+                    assert S2[k] == S[k]
+                for s2 in range(players):
+                    assert (O2[s2, O_HAND:O_HAND + O2[s2, O_HAND_LEN]] == O[s2, O_HAND:O_HAND + O[s2, O_HAND_LEN]]).all()
+                    for k in (O_DECK, O_STALL, O_TURN):
+                        assert O2[s2, k] == O[s2, k]
+                    assert (O2[s2, O_EXP_TOP:O_PILE] == O[s2, O_EXP_TOP:O_PILE]).all()
+                    for su in range(r.suits):
+                        n2 = O[s2, O_PILE_LEN + su]
+                        assert (O2[s2, O_PILE + su * PMAX:O_PILE + su * PMAX + n2]
+                                == O[s2, O_PILE + su * PMAX:O_PILE + su * PMAX + n2]).all()
             seat = (seat + 1) % players
         endings[engine.ENDED[S[engine.S_ENDED]]] += 1
         for side in range(r.sides):
@@ -218,12 +248,34 @@ def test_rollout_heuristic_is_legal_on_the_true_state():
 @pytest.mark.parametrize("players", PLAYERS)
 def test_search_never_makes_an_illegal_move(preset, players):
     r = rules(preset, players=players)
-    n = 8 if preset == "lost-cities" else 16
-    # play() raises PolicyFailure on any illegal move
-    a = play(r, "search:rollouts=3", "random", rounds=n, seed=21, first=-1, threads=1)
-    b = play(r, "random", "search:rollouts=3", rounds=n, seed=22, first=-1, threads=1)
-    for batch in (a, b):
+    n = 6 if preset == "lost-cities" else 12
+    # play() raises PolicyFailure on any illegal move; switch=0 takes the leader, not
+    # the baseline, so the moves are the search's own
+    a = play(r, "search:rollouts=3,switch=0", "random", rounds=n, seed=21, first=-1)
+    b = play(r, "random", "search:rollouts=3,rollout=fast,switch=0", rounds=n, seed=22, first=-1)
+    c = play(r, "search:rollouts=2,prune=0,switch=0,infer=off", "expert", rounds=3, seed=23, first=-1)
+    for batch in (a, b, c):
         assert (batch.round_info[:, 2] >= 0).all()
+
+
+def test_evaluate_keeps_the_baseline_without_evidence():
+    """With switch = infinity the search plays its rollout policy's move; the
+    baseline is always a candidate and every candidate is a distinct move."""
+    r = rules("expeditions")
+    P = r.params()
+    pid = np.array(deck_codes(r), np.int16)
+    S, O, rng = engine.new_state()
+    from lostcards.policies.expert import EXPERT, expert_policy
+    for rnd in range(3):
+        engine.deal(P, pid, 8, rnd, S, O, rng)
+        moves = np.empty(512, np.int64)
+        means = np.empty(512)
+        params = resolve("search:rollouts=16,switch=1e9").params
+        nc, best, base = evaluate(O[0], params, rng[1], moves, means)
+        assert best == base
+        assert moves[base] == expert_policy(O[0], EXPERT.params, rng[1])
+        assert len(set(moves[:nc].tolist())) == nc
+        assert not np.isnan(means[base])
 
 
 def test_search_is_reproducible():
@@ -234,9 +286,9 @@ def test_search_is_reproducible():
 
 
 def test_parameters():
-    s = resolve("search:rollouts=10,prune=0")
-    assert list(s.params[:2]) == [10.0, 0.0]
-    assert set(SEARCH.parameters) == {"rollouts", "prune", "passes"}
+    s = resolve("search:rollouts=10,prune=0,rollout=fast,infer=off")
+    assert list(s.params) == [10.0, 0.0, 1.0, 15.0, 1.0, 0.0]
+    assert list(SEARCH.parameters) == ["rollouts", "prune", "switch", "passes", "rollout", "infer"]
 
 
 def duplicate(r, a, b, rounds, seed, threads=None):
@@ -252,7 +304,7 @@ def _interval(m):
 
 
 def test_search_beats_random_on_duplicate_deals():
-    m = duplicate(rules("expeditions"), "search:rollouts=8", "random", rounds=30, seed=101)
+    m = duplicate(rules("expeditions"), "search:rollouts=4", "random", rounds=20, seed=101)
     lo, hi = _interval(m)
     assert lo > 0, (m.mean(), lo, hi)
 
@@ -282,3 +334,16 @@ def test_search_beats_random_other_player_counts(players):
         m = duplicate(r, "search:rollouts=16", "random", rounds=40, seed=303)
     lo, hi = _interval(m)
     assert lo > 0, (m.mean(), lo, hi)
+
+
+def test_search_cache_follows_the_files_it_compiles_in():
+    """search's compiled code embeds expert and the engine: its cache stamp carries their digest."""
+    import hashlib
+    from lostcards import cards, determinize, observation, rng as rng_mod, ruleset
+    from lostcards.policies import expert, search
+    h = hashlib.sha1()
+    for m in (cards, determinize, engine, observation, rng_mod, ruleset, expert):
+        h.update(open(m.__file__, "rb").read())
+    for f in (search.search_policy, search.evaluate_from, search.expert_rollout):
+        stamp = f._cache._cache_file._source_stamp
+        assert stamp[2] == h.hexdigest()

@@ -1,18 +1,22 @@
-"""The `search` policy: flat Monte Carlo over determinizations (PIMC), see docs/search.md.
+"""The `search` policy: flat Monte Carlo over determinizations (PIMC); docs/search.md.
 
 For each candidate move (every legal play x every legal draw source; with 4
-players a few passes too), the bot deals the hidden cards at random
-consistently with its observation (``lostcards.determinize``), applies the
-candidate and plays the round to its end with a fast heuristic (``rollout_move``,
-both sides), scoring the final margin (own side minus the other; solitaire: own
-score).  Every candidate is scored on the same determinizations (common random
-numbers: the rollout heuristic is deterministic, so a determinization fixes the
-whole playout) and the best mean wins.  Optionally (``prune``) candidates far
-behind the leader are dropped between batches of determinizations.
+players a few passes too) the bot deals the hidden cards at random
+consistently with its observation (``lostcards.determinize``: other hands
+weighted by what their owners tend to keep), applies the candidate and plays
+the round to its end with a rollout policy for every seat (``expert`` through
+the engine by default, or the cheap ``rollout_move`` on the module's own
+simulator), scoring the final margin (own side minus the other; solitaire: own
+score).  All candidates are played on the same determinizations (common
+random numbers), candidates clearly behind the leader are dropped between
+batches, and the leader replaces the rollout policy's own move only when its
+paired advantage is clear.
 
-Parameters: ``rollouts`` (determinizations per candidate), ``prune`` (z, the
-number of standard errors behind the leader at which a candidate is dropped;
-0 = never), ``passes`` (most pass candidates, 4 players).
+Parameters: ``rollouts`` (most determinizations a candidate is played on),
+``prune`` (z at which a trailing candidate is dropped; 0 = never), ``switch``
+(z the leader needs over the baseline move), ``passes`` (most pass candidates,
+4 players), ``rollout`` (``expert`` / ``fast``), ``infer`` (``on`` / ``off``:
+weighted or uniform other hands).
 """
 from __future__ import annotations
 
@@ -21,18 +25,18 @@ from numba import njit
 
 from ..cards import MAX_CODES, SLOTS
 from ..determinize import (NMAX, W_CNT, W_DECK_N, W_DECK_POS, W_ENDED, W_HAND, W_HLEN, W_LEN,
-                           W_PILE, W_PLEN, W_STALL, W_TOP, base_state, canonical_pids, margin,
-                           sample, sim_apply, to_engine)
-from ..engine import (DRAW_DECK, DRAW_NONE, END_NONE, S_ENDED, S_LEN, S_PASSED, TO_DISCARD,
+                           W_PILE, W_PLEN, W_STALL, W_TOP, base_state, canonical_pids,
+                           hand_weights, margin, sample, sim_apply, to_engine)
+from ..engine import (DRAW_DECK, DRAW_NONE, END_NONE, PASS_FLAG, S_ENDED, S_LEN, S_PASSED, TO_DISCARD,
                       TO_EXPEDITION, apply_move, expedition_score, make_pass, make_play)
-from ..observation import (HMAX, NSUITS, O_CAN_PASS, O_DECK, O_EXP_COUNT, O_EXP_INV, O_EXP_SUM,
-                           O_EXP_TOP, O_HAND, O_HAND_LEN, O_PILE, O_PILE_LEN, O_RULES, O_SEAT,
-                           O_SIDE, OBS_LEN, PMAX)
+from ..observation import (HMAX, NSUITS, O_CAN_PASS, O_EXP_COUNT, O_EXP_INV, O_EXP_SUM, O_EXP_TOP,
+                           O_HAND, O_HAND_LEN, O_PILE_LEN, O_RULES, O_SEAT, O_SIDE, OBS_LEN, PMAX)
 from ..ruleset import P_COST, P_LEN, P_PASS_MIN, P_PASS_TWICE, P_PLAYERS, P_SUITS
 from .expert import EXPERT, expert_policy
 
 _EXPERT_PARAMS = EXPERT.params      # the expert's defaults, frozen into the compiled code
 ROLL_EXPERT, ROLL_FAST = 0, 1
+K_ROLLOUTS, K_PRUNE, K_SWITCH, K_PASSES, K_ROLLOUT, K_INFER = range(6)   # parameter positions
 
 # ---- the rollout heuristic ------------------------------------------------------------
 
@@ -263,6 +267,7 @@ def candidates(obs, moves, max_passes):
 
 # ---- rollouts through the engine, with the expert for every seat -----------------------
 
+
 @njit(cache=True)
 def expert_rollout(P, pid_code, S, O, seat, rng):
     """Play the engine state (S, O) to the end with `expert` for every seat.
@@ -297,41 +302,115 @@ def engine_margin(P, O, side):
 
 @njit(cache=True)
 def search_policy(obs, params, rng):
-    """Flat Monte Carlo over determinizations: the candidate with the best mean margin."""
+    """Flat Monte Carlo over determinizations; see `evaluate`."""
     h = obs[O_HAND_LEN]
-    moves = np.empty(2 * h * (obs[O_RULES + P_SUITS] + 1) + max(int(params[2]), 0) + h + 1, np.int64)
+    moves = np.empty(2 * h * (obs[O_RULES + P_SUITS] + 1) + max(int(params[K_PASSES]), 0) + h + 2,
+                     np.int64)
     means = np.empty(moves.shape[0], np.float64)
-    nc, best = evaluate(obs, params, rng, moves, means)
+    nc, best, base = evaluate(obs, params, rng, moves, means)
     return moves[best]
 
 
 @njit(cache=True)
+def _paired(vals, a, b, n):
+    """Mean and standard error of vals[a, :n] - vals[b, :n] (common determinizations)."""
+    s = 0.0
+    s2 = 0.0
+    for d in range(n):
+        x = vals[a, d] - vals[b, d]
+        s += x
+        s2 += x * x
+    m = s / n
+    var = (s2 / n - m * m) * n / (n - 1) if n > 1 else 0.0
+    return m, np.sqrt(max(var, 0.0) / n)
+
+
+@njit(cache=True)
+def _play_out(mode, obs, Wd, R, P, pid_code, first_pid, S, O, me, nxt, side, move, rng, tmp, W):
+    """The margin of `move` on the determinization Wd, played out by the rollout policy."""
+    if mode == ROLL_EXPERT:
+        to_engine(Wd, obs, first_pid, S, O)
+        if apply_move(P, pid_code, S, O, me, move) != 0:
+            return -1e9                      # cannot happen: candidates are legal
+        expert_rollout(P, pid_code, S, O, nxt, rng)
+        return engine_margin(P, O, side)
+    W[:] = Wd
+    if sim_apply(W, R, me, move) != 0:
+        return -1e9
+    rollout(W, R, nxt, tmp)
+    return margin(W, R, side)
+
+
+@njit(cache=True)
 def evaluate(obs, params, rng, moves, means):
-    """The search itself: fills `moves` with the candidates and `means` with their
-    mean margins (NaN for a candidate pruned early); returns (candidates, best)."""
-    budget = max(1, int(params[0]))
-    z = params[1]
-    max_passes = int(params[2])
-    mode = int(params[3])
-    R = obs[O_RULES:O_RULES + P_LEN]
-    players = R[P_PLAYERS]
-    suits = R[P_SUITS]
-    nc = candidates(obs, moves, max_passes)
-    if nc == 1:
-        means[0] = np.nan
-        return nc, 0
-    me = obs[O_SEAT]
-    side = obs[O_SIDE]
-    nxt = me + 1 if me + 1 < players else 0
+    """The search: fills `moves` with the candidates and `means` with their mean
+    margins over the determinizations each was played on (NaN: never played);
+    returns (candidates, chosen, baseline).
+
+    Every candidate is played on the same determinizations (common random
+    numbers).  The race starts with each play drawing off the deck (passes too)
+    and the baseline, the rollout policy's own move; after the first batch of
+    determinizations the plays still in the race bring in their pile-draw
+    variants (played on the determinizations so far).  After each batch, a
+    candidate whose paired difference with the leader is below -`prune`
+    standard errors is dropped.  At the end the leader is chosen only if it
+    beats the baseline by more than `switch` standard errors of the paired
+    difference; otherwise the baseline."""
     W0 = np.empty(W_LEN, np.int32)
-    Wd = np.empty(W_LEN, np.int32)
-    W = np.empty(W_LEN, np.int32)
     pool = np.empty(NMAX, np.int32)
-    scratch = np.empty(NMAX, np.int32)
-    tmp = np.empty(2 * NSUITS, np.int32)
     npool = base_state(obs, W0, pool)
     if npool < 0:
         npool = 0
+    wts = np.empty(4 * MAX_CODES, np.int64)
+    hand_weights(obs, wts, int(params[K_INFER]))
+    return evaluate_from(obs, params, rng, moves, means, W0, pool, npool, wts)
+
+
+@njit(cache=True)
+def evaluate_from(obs, params, rng, moves, means, W0, pool, npool, wts):
+    """`evaluate` with the determinizations dealt from (W0, pool, wts) (determinize.sample)."""
+    budget = max(2, int(params[K_ROLLOUTS]))
+    z = params[K_PRUNE]
+    zs = params[K_SWITCH]
+    max_passes = int(params[K_PASSES])
+    mode = int(params[K_ROLLOUT])
+    R = obs[O_RULES:O_RULES + P_LEN]
+    players = R[P_PLAYERS]
+    nc = candidates(obs, moves, max_passes)
+    me = obs[O_SEAT]
+    side = obs[O_SIDE]
+    nxt = me + 1 if me + 1 < players else 0
+    W = np.empty(W_LEN, np.int32)
+    scratch = np.empty(NMAX, np.int32)
+    tmp = np.empty(2 * NSUITS, np.int32)
+    # the baseline: the rollout policy's move in this position (added if not a candidate)
+    if mode == ROLL_EXPERT:
+        bm = expert_policy(obs, _EXPERT_PARAMS, rng)
+    else:
+        bm = rollout_move(W0, R, me, tmp)
+    base = -1
+    for ci in range(nc):
+        if moves[ci] == bm:
+            base = ci
+    if base < 0:
+        moves[nc] = bm
+        base = nc
+        nc += 1
+    if nc == 1:
+        means[0] = np.nan
+        return nc, 0, 0
+    # parent[ci]: for a pile-draw variant, the same play drawing off the deck
+    parent = np.full(nc, -1, np.int64)
+    last = -1
+    for ci in range(nc):
+        m = moves[ci]
+        if m & PASS_FLAG:
+            continue
+        draw = (m >> 9) & 7
+        if draw == DRAW_DECK:
+            last = ci
+        elif draw != DRAW_NONE and last >= 0 and (moves[last] & 511) == (m & 511):
+            parent[ci] = last
     # engine state for expert rollouts
     P = np.empty(P_LEN, np.int64)
     for k in range(P_LEN):
@@ -339,84 +418,85 @@ def evaluate(obs, params, rng, moves, means):
     pid_code = np.zeros(NMAX, np.int16)
     first_pid = np.zeros(MAX_CODES, np.int32)
     canonical_pids(R, pid_code, first_pid)
-    nrows = players if mode == ROLL_EXPERT else 1
-    S0 = np.empty(S_LEN, np.int32)
-    O0 = np.empty((4, OBS_LEN), np.int32)
     S = np.empty(S_LEN, np.int32)
     O = np.empty((4, OBS_LEN), np.int32)
 
-    total = np.zeros(nc, np.float64)
-    total2 = np.zeros(nc, np.float64)
-    alive = np.ones(nc, np.bool_)
-    n_alive = nc
-    batch = 8 if budget >= 32 else (4 if budget >= 8 else budget)
+    Wds = np.empty((budget, W_LEN), np.int32)     # the determinizations, kept for late entrants
+    vals = np.zeros((nc, budget), np.float64)
+    count = np.zeros(nc, np.int64)
+    alive = np.ones(nc, np.bool_)                 # not dropped
+    racing = np.zeros(nc, np.bool_)               # in the race now
+    for ci in range(nc):
+        racing[ci] = parent[ci] < 0 or ci == base
+    first_batch = 8 if budget >= 16 else 2
     done = 0
+    lead = base
     while done < budget:
-        stop = min(budget, done + batch)
+        stop = min(budget, done + (first_batch if done == 0 else 8))
         for d in range(done, stop):
-            sample(W0, pool, npool, Wd, scratch, rng)
-            if mode == ROLL_EXPERT:
-                to_engine(Wd, obs, first_pid, S0, O0)
+            sample(W0, pool, npool, Wds[d], scratch, rng, wts)
             for ci in range(nc):
-                if not alive[ci]:
-                    continue
-                if mode == ROLL_EXPERT:
-                    S[:] = S0
-                    O[:nrows] = O0[:nrows]
-                    if apply_move(P, pid_code, S, O, me, moves[ci]) != 0:
-                        alive[ci] = False       # cannot happen: candidates are legal
-                        n_alive -= 1
-                        continue
-                    expert_rollout(P, pid_code, S, O, nxt, rng)
-                    m = engine_margin(P, O, side)
-                else:
-                    W[:] = Wd
-                    if sim_apply(W, R, me, moves[ci]) != 0:
-                        alive[ci] = False
-                        n_alive -= 1
-                        continue
-                    rollout(W, R, nxt, tmp)
-                    m = margin(W, R, side)
-                total[ci] += m
-                total2[ci] += m * m
+                if racing[ci] and alive[ci]:
+                    vals[ci, d] = _play_out(mode, obs, Wds[d], R, P, pid_code, first_pid, S, O,
+                                            me, nxt, side, moves[ci], rng, tmp, W)
+                    count[ci] = d + 1
+        if done == 0:
+            # the plays still in the race bring in their pile-draw variants
+            for ci in range(nc):
+                if not racing[ci] and alive[parent[ci]]:
+                    racing[ci] = True
+                    for d in range(stop):
+                        vals[ci, d] = _play_out(mode, obs, Wds[d], R, P, pid_code, first_pid, S, O,
+                                                me, nxt, side, moves[ci], rng, tmp, W)
+                    count[ci] = stop
         done = stop
-        if z > 0 and done < budget and n_alive > 1:
-            # drop candidates more than z standard errors (of the difference) behind the leader
-            lead = -1
-            for ci in range(nc):
-                if alive[ci] and (lead < 0 or total[ci] > total[lead]):
+        lead = -1
+        best_mean = -1e300
+        n_alive = 0
+        for ci in range(nc):
+            if racing[ci] and alive[ci]:
+                n_alive += 1
+                t = 0.0
+                for d in range(done):
+                    t += vals[ci, d]
+                if t > best_mean:
+                    best_mean = t
                     lead = ci
-            ml = total[lead] / done
-            vl = max(total2[lead] / done - ml * ml, 0.0)
+        if z > 0 and done < budget:
             for ci in range(nc):
-                if alive[ci] and ci != lead:
-                    mc = total[ci] / done
-                    vc = max(total2[ci] / done - mc * mc, 0.0)
-                    se = np.sqrt((vl + vc) / done) + 1e-9
-                    if ml - mc > z * se:
+                if racing[ci] and alive[ci] and ci != lead:
+                    m, se = _paired(vals, ci, lead, done)
+                    if m + z * se < 0.0:
                         alive[ci] = False
                         n_alive -= 1
-            if n_alive == 1:
-                break
-    best = -1
+        if n_alive <= 1:
+            break
     for ci in range(nc):
-        if alive[ci] and (best < 0 or total[ci] > total[best]):
-            best = ci
-    if best < 0:
-        best = 0
-    for ci in range(nc):
-        means[ci] = total[ci] / done if alive[ci] else np.nan
-    return nc, best
+        if count[ci] > 0:
+            t = 0.0
+            for d in range(count[ci]):
+                t += vals[ci, d]
+            means[ci] = t / count[ci]
+        else:
+            means[ci] = np.nan
+    best = lead
+    if lead != base:
+        # on the determinizations both were played on (all of the leader's, or
+        # those before the baseline was dropped)
+        m, se = _paired(vals, lead, base, min(count[base], count[lead]))
+        if m <= zs * se:
+            best = base
+    return nc, best, base
 
 
 from . import Policy, register  # noqa: E402
 
 SEARCH = register(Policy(
     "search", search_policy,
-    parameters={"rollouts": 16, "prune": 2.0, "passes": 15, "rollout": {"expert": ROLL_EXPERT, "fast": ROLL_FAST}},
-    doc="flat Monte Carlo over determinizations of the hidden cards, heuristic rollouts "
-        "(rollouts: determinizations per candidate; prune: drop candidates z standard "
-        "errors behind; passes: most pass candidates with 4 players)"))
+    parameters={"rollouts": 128, "prune": 2.0, "switch": 1.0, "passes": 15,
+                "rollout": {"expert": ROLL_EXPERT, "fast": ROLL_FAST}, "infer": {"on": 1, "off": 0}},
+    doc="flat Monte Carlo over determinizations of the hidden cards with expert rollouts; "
+        "keeps expert's move unless another is clearly better (docs/search.md)"))
 
 
 @njit(cache=True)
@@ -431,3 +511,15 @@ def rollout_policy(obs, params, rng):
 
 # not registered: `lostcards.policies.search:ROLLOUT` names it
 ROLLOUT = Policy("search-rollout", rollout_policy, doc="the search bot's rollout heuristic alone")
+
+
+def _bind_own_cache():
+    # the rollouts run the expert and the engine compiled into this module's
+    # functions: recompile them when those files change (determinize.bind_cache)
+    from .. import cards, determinize, engine, observation, rng, ruleset
+    from . import expert
+    from ..determinize import _module_files, bind_cache
+    bind_cache(globals(), _module_files(cards, determinize, engine, observation, rng, ruleset, expert))
+
+
+_bind_own_cache()
