@@ -31,10 +31,21 @@ def _ids(case):
 
 @pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
 def test_same_rounds_as_reference(case):
+    check_same_rounds(case, ROUNDS, seed=1234 + case[1])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", CASES[:6], ids=[_ids(c) for c in CASES[:6]])
+def test_thousands_of_rounds_as_reference(case):
+    """2,500 more rounds for each player count and preset (make test-slow)."""
+    check_same_rounds(case, 2500, seed=99 + case[1])
+
+
+def check_same_rounds(case, rounds, seed):
     preset, players, over = case
     r = rules(preset, players=players, **over)
-    seed = 1234 + players
     first = -1
+    ROUNDS = rounds
     batch = play(r, "random", "random", rounds=ROUNDS, seed=seed, first=first)
     recs = records(r, "random", "random", range(ROUNDS), seed=seed, first=first)
     for i in range(ROUNDS):
