@@ -219,6 +219,7 @@ def prepare_dir(out: Path, spec: BatchSpec) -> dict:
 
 
 def _probe(out: Path):
+    """Create `out` and check that files can be written there; BatchError in one line if not."""
     try:
         out.mkdir(parents=True, exist_ok=True)
         probe = out / f".write-test-{os.getpid()}"

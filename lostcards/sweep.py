@@ -494,13 +494,11 @@ def _sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds,
     except SweepError as e:
         raise Failure(str(e)) from None
     out = Path(out)
+    from .simulate import BatchError, _probe
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".write-test"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as e:
-        raise Failure(f"cannot write to {out}: {e.strerror or e}") from None
+        _probe(out)
+    except BatchError as e:
+        raise Failure(str(e)) from None
     thresholds = {"stall_or_cap": max_stall, "first_player": max_first, "skill": min_skill}
     say = (lambda line: click.echo(line, err=True)) if show_progress else None
     if say:

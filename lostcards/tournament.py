@@ -584,13 +584,11 @@ def _tournament(preset, sets, players, policies, rounds, block, target, fixed, s
     if not (first == -1 or 0 <= first < r.players):
         raise TournamentError(f"--first = {first} is not allowed: a seat 0..{r.players - 1}, or -1")
     out = Path(out)
+    from .simulate import BatchError, _probe
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".write-test"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as e:
-        raise TournamentError(f"cannot write to {out}: {e.strerror or e}") from None
+        _probe(out)
+    except BatchError as e:
+        raise TournamentError(str(e)) from None
     args = ["--rules", preset, *[a for s in sets for a in ("--set", s)],
             *(["--players", str(players)] if players else []), "--policies", policies,
             "--rounds", str(rounds), "--block", str(block), "--target", f"{target:g}",
