@@ -44,6 +44,16 @@ def _suit_best(P, total, numbers, investments):
     return best
 
 
+@njit(cache=True, inline="always")
+def _count(c, total, nums, invs):
+    """Add one card in play to its suit's tally: numbers (count and sum) or investments."""
+    if c % SLOTS < 3:
+        invs[c // SLOTS] += 1
+    else:
+        nums[c // SLOTS] += 1
+        total[c // SLOTS] += c % SLOTS - 1
+
+
 @njit(cache=True, parallel=True)
 def _ceilings(P, pid_code, seed, start, n, out):
     suits = P[P_SUITS]
@@ -54,19 +64,9 @@ def _ceilings(P, pid_code, seed, start, n, out):
         nums = np.zeros(6, np.int64)
         invs = np.zeros(6, np.int64)
         for k in range(O[0, O_HAND_LEN]):
-            c = O[0, O_HAND + k]
-            if c % SLOTS < 3:
-                invs[c // SLOTS] += 1
-            else:
-                nums[c // SLOTS] += 1
-                total[c // SLOTS] += c % SLOTS - 1
+            _count(O[0, O_HAND + k], total, nums, invs)
         for j in range(S[S_DECK_POS], S[S_DECK_END]):
-            c = pid_code[S[S_ORDER + j]]
-            if c % SLOTS < 3:
-                invs[c // SLOTS] += 1
-            else:
-                nums[c // SLOTS] += 1
-                total[c // SLOTS] += c % SLOTS - 1
+            _count(pid_code[S[S_ORDER + j]], total, nums, invs)
         best = 0
         for s in range(suits):
             best += _suit_best(P, total[s], nums[s], invs[s])
