@@ -4,7 +4,7 @@
 records; for measurements that need the state at every turn (who takes a
 discard, what the hand held when an expedition was opened) we want the raw
 move codes of thousands of rounds, fast.  ``logged_rounds`` plays them on all
-cores (the same ``engine.play_round`` the batch loop uses, so round i of a seed
+cores (``runner.log_rounds``: the same ``engine.play_round`` the batch loop uses, so round i of a seed
 is the same round, move for move) and returns the per-round statistics too.
 
 ``walk`` replays one logged round on the reference engine (``reference.Round``)
@@ -15,56 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit
 
 from . import engine, reference
 from .cards import SLOTS, deck_codes
-from .engine import PASS_FLAG, PolicyType
+from .engine import PASS_FLAG
 from .policies import resolve
-from .ruleset import P_PLAYERS, Ruleset, rules as make_rules
-from .runner import PolicyFailure, max_turns
+from .ruleset import Ruleset, rules as make_rules
+from .runner import PolicyFailure, log_rounds, max_turns
 
 LOG_CAP = 512          # turns kept per round in the fast pass; a longer round is played again
-
-_LOGGED_SIG = types.void(
-    types.int64[::1], types.int16[::1], types.int64, types.int64[::1], types.int64,
-    PolicyType, types.float64[::1], PolicyType, types.float64[::1],
-    types.int64[:, ::1], types.int32[:, ::1], types.int64[::1], types.int64)
-
-
-def _logged_parallel_py(P, pid_code, seed, rounds, first_mode, policy_a, pp_a, policy_b, pp_b,
-                        logs, orders, errors, chunks):
-    """``engine.record_rounds`` on all cores: move logs and deck orders of the given rounds."""
-    players = P[P_PLAYERS]
-    n = rounds.shape[0]
-    n_cards = pid_code.shape[0]
-    per = (n + chunks - 1) // chunks
-    for c in prange(chunks):
-        S, O, rng = engine._new_state()
-        for k in range(c * per, min(n, c * per + per)):
-            r = rounds[k]
-            first = first_mode if first_mode >= 0 else r % players
-            errors[k] = engine.play_round(P, pid_code, seed, r, first, policy_a, pp_a, policy_b, pp_b,
-                                          S, O, rng, logs[k])
-            for i in range(n_cards):
-                orders[k, i] = S[engine.S_ORDER + i]
-            t = S[engine.S_TURN]
-            if t < logs.shape[1]:
-                logs[k, t:] = -1
-
-
-_LOGGED_KERNEL = None
-
-
-def _logged_parallel():
-    """The parallel kernel, compiled on first use (about 10 s) and deliberately not cached on disk:
-    it compiles the engine's ``play_round`` into itself, and numba's cache would keep serving that
-    copy after ``engine.py`` changes (it only checks this file's timestamp)."""
-    global _LOGGED_KERNEL
-    if _LOGGED_KERNEL is None:
-        _LOGGED_KERNEL = njit(_LOGGED_SIG, parallel=True)(_logged_parallel_py)
-    return _LOGGED_KERNEL
-
 
 @dataclass
 class Logged:
@@ -83,36 +43,20 @@ def logged_rounds(rules, policy_a, policy_b=None, round_indices=(0,), seed: int 
                   parallel: bool = False, threads: int | None = None) -> Logged:
     """Play the given rounds of `seed` again, keeping every move.
 
-    ``parallel=False`` uses ``engine.record_rounds`` (one core, compiled with the
-    engine); ``parallel=True`` spreads the rounds over all cores with a kernel of
-    this module (compiled on first use in each process, about 10 s): worth it for
-    slow policies such as ``search``.  Both give the same logs.
+    The rounds are spread over all cores (``runner.log_rounds``), or one core with
+    ``parallel=False``; both give the same logs.
     """
-    import numba
     r = rules if isinstance(rules, Ruleset) else make_rules(rules)
     a = resolve(policy_a)
     b = resolve(policy_b if policy_b is not None else policy_a)
     idx = np.ascontiguousarray(np.asarray(list(round_indices), np.int64))
     deck = deck_codes(r)
-    pid_code = np.array(deck, np.int16)
     k = idx.shape[0]
     cap = min(LOG_CAP, max_turns(r))
     logs = np.full((k, cap), -1, np.int64)
     orders = np.zeros((k, len(deck)), np.int32)
     errors = np.zeros(k, np.int64)
-    P = r.params()
-    if k and parallel:
-        nt = min(threads or numba.config.NUMBA_NUM_THREADS, numba.config.NUMBA_NUM_THREADS)
-        prev = numba.get_num_threads()
-        numba.set_num_threads(nt)
-        try:
-            _logged_parallel()(P, pid_code, np.int64(seed), idx, np.int64(first), a.kernel, a.params,
-                             b.kernel, b.params, logs, orders, errors, np.int64(max(1, min(k, nt * 4))))
-        finally:
-            numba.set_num_threads(prev)
-    elif k:
-        engine.record_rounds(P, pid_code, np.int64(seed), idx, np.int64(first), a.kernel, a.params,
-                             b.kernel, b.params, logs, orders, errors)
+    log_rounds(r, a, b, idx, seed, first, logs, orders, errors, threads=threads if parallel else 1)
     long = np.flatnonzero(errors == 8)           # the log was too short: play those again in full
     if long.size:
         full = max_turns(r)
@@ -123,8 +67,7 @@ def logged_rounds(rules, policy_a, policy_b=None, round_indices=(0,), seed: int 
             err = np.zeros(1, np.int64)
             row_logs = np.full((1, full), -1, np.int64)
             row_orders = np.zeros((1, len(deck)), np.int32)
-            engine.record_rounds(P, pid_code, np.int64(seed), idx[j:j + 1], np.int64(first),
-                                 a.kernel, a.params, b.kernel, b.params, row_logs, row_orders, err)
+            log_rounds(r, a, b, idx[j:j + 1], seed, first, row_logs, row_orders, err, threads=1)
             logs[j], orders[j], errors[j] = row_logs[0], row_orders[0], err[0]
     bad = np.flatnonzero(errors != 0)
     if bad.size:

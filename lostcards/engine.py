@@ -446,23 +446,28 @@ def run_batch(P, pid_code, seed, start, n, first_mode, policy_a, pp_a, policy_b,
 _RECORD_SIG = types.void(
     types.int64[::1], types.int16[::1], types.int64, types.int64[::1], types.int64,
     PolicyType, types.float64[::1], PolicyType, types.float64[::1],
-    types.int64[:, ::1], types.int32[:, ::1], types.int64[::1])
+    types.int64[:, ::1], types.int32[:, ::1], types.int64[::1], types.int64)
 
 
-@njit(_RECORD_SIG, cache=True)
+@njit(_RECORD_SIG, cache=True, parallel=True)
 def record_rounds(P, pid_code, seed, rounds, first_mode, policy_a, pp_a, policy_b, pp_b,
-                  logs, orders, errors):
-    """Play the given round indices again with a turn log: moves into `logs` (-1
-    after the last), the shuffled deck (physical ids) into `orders`, error codes
-    into `errors`."""
+                  logs, orders, errors, chunks):
+    """Play the given round indices again with a turn log, in `chunks` parallel
+    pieces: moves into `logs` (-1 after the last), the shuffled deck (physical
+    ids) into `orders`, error codes into `errors`."""
     players = P[P_PLAYERS]
     n_cards = pid_code.shape[0]
-    S, O, rng = _new_state()
-    for k in range(rounds.shape[0]):
-        r = rounds[k]
-        first = first_mode if first_mode >= 0 else r % players
-        errors[k] = play_round(P, pid_code, seed, r, first, policy_a, pp_a, policy_b, pp_b,
-                               S, O, rng, logs[k])
-        for i in range(n_cards):
-            orders[k, i] = S[S_ORDER + i]
-        logs[k, S[S_TURN]:] = -1
+    n = rounds.shape[0]
+    per = (n + chunks - 1) // chunks
+    for c in prange(chunks):
+        S, O, rng = _new_state()
+        for k in range(c * per, min(n, c * per + per)):
+            r = rounds[k]
+            first = first_mode if first_mode >= 0 else r % players
+            errors[k] = play_round(P, pid_code, seed, r, first, policy_a, pp_a, policy_b, pp_b,
+                                   S, O, rng, logs[k])
+            for i in range(n_cards):
+                orders[k, i] = S[S_ORDER + i]
+            t = S[S_TURN]
+            if t < logs.shape[1]:
+                logs[k, t:] = -1

@@ -6,7 +6,6 @@ chosen rounds again with a turn log and returns SPEC §5 round records.
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import numba
@@ -125,6 +124,24 @@ def _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, 
         out_side[row] = st["side_suits"]
 
 
+def log_rounds(r: Ruleset, a: Policy, b: Policy, idx, seed: int, first: int, logs, orders, errors,
+               threads: int | None = None):
+    """Play rounds `idx` again with their move logs, on all cores (engine.record_rounds)."""
+    idx = np.ascontiguousarray(idx, np.int64)
+    k = idx.shape[0]
+    if not k:
+        return
+    nt = min(threads or threads_available(), threads_available())
+    prev = numba.get_num_threads()
+    numba.set_num_threads(nt)
+    try:
+        engine.record_rounds(r.params(), np.array(deck_codes(r), np.int16), np.int64(seed), idx,
+                             np.int64(first), a.kernel, a.params, b.kernel, b.params, logs, orders,
+                             errors, np.int64(max(1, min(k, nt * 4))))
+    finally:
+        numba.set_num_threads(prev)
+
+
 def max_turns(r: Ruleset) -> int:
     """An upper bound on a round's turns, for sizing turn logs."""
     if r.turn_cap:
@@ -141,14 +158,12 @@ def records(rules, policy_a="random", policy_b=None, round_indices=(0,), seed: i
     a, b = _policies(r, policy_a, policy_b)
     idx = np.asarray(list(round_indices), np.int64)
     deck = deck_codes(r)
-    pid_code = np.array(deck, np.int16)
     k = idx.shape[0]
     cap = max_turns(r)
     logs = np.zeros((k, cap), np.int64)
     orders = np.zeros((k, len(deck)), np.int32)
     errors = np.zeros(k, np.int64)
-    engine.record_rounds(r.params(), pid_code, np.int64(seed), idx, np.int64(first),
-                         a.kernel, a.params, b.kernel, b.params, logs, orders, errors)
+    log_rounds(r, a, b, idx, seed, first, logs, orders, errors)
     out = []
     for j in range(k):
         if errors[j]:

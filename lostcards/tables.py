@@ -12,7 +12,7 @@ import pandas as pd
 from . import engine
 from .cards import INVESTMENT_RANKS, SLOTS, deck_codes, format_card
 from .engine import ENDED
-from .runner import Batch, PolicyFailure, max_turns
+from .runner import Batch, PolicyFailure, log_rounds, max_turns
 
 ENDED_BY = pd.CategoricalDtype(list(ENDED), ordered=False)
 
@@ -106,7 +106,6 @@ def turns_table(rules, policies, seed: int, round_indices, first: int = 0) -> pd
     a, b = policies
     idx_all = np.asarray(list(round_indices), np.int64)
     deck = deck_codes(r)
-    pid_code = np.array(deck, np.int16)
     cap = max_turns(r)
     letters = r.letters
     card_codes = sorted(set(deck))
@@ -130,8 +129,7 @@ def turns_table(rules, policies, seed: int, round_indices, first: int = 0) -> pd
         logs = np.full((k, cap), -1, np.int64)
         orders = np.zeros((k, len(deck)), np.int32)
         errors = np.zeros(k, np.int64)
-        engine.record_rounds(r.params(), pid_code, np.int64(seed), idx, np.int64(first),
-                             a.kernel, a.params, b.kernel, b.params, logs, orders, errors)
+        log_rounds(r, a, b, idx, seed, first, logs, orders, errors)
         if errors.any():
             j = int(np.flatnonzero(errors)[0])
             raise PolicyFailure(f"round {int(idx[j])} (seed {seed}): "
