@@ -19,7 +19,7 @@ from numba import njit, prange, types
 from .bits import as_bytes, offset, popcount, ptr
 from .core import apply, deal, ended, lane_of, lane_sum, expedition_score, load_rules
 from .layout import (COUNTS, COUNTS2, MEM_WORDS, R_BONUS_CARDS, R_BONUS_POINTS, R_CARDS, R_COST,
-                     R_NUMBERS, R_PLAYERS, R_SUITS, S_COUNTS, S_DEALT, S_ENDED, S_ERROR, S_EXP,
+                     R_NUMBERS, R_PLAYERS, R_SIMPLE, R_SUITS, S_COUNTS, S_DEALT, S_ENDED, S_ERROR, S_EXP,
                      S_FIRST, S_ORDER, S_REACHED, S_SEAT, S_TURN, SEATS, STATE_WORDS)
 from .moves import E_LOG_FULL
 from .policy import DecideType
@@ -69,7 +69,11 @@ def _results(st, row, p_round, p_seat, p_suit, p_side):
         p_seat[q] = _f(c0, _F_PLAYS)
         p_seat[q + 1] = _f(c0, _F_DISCARDS)
         p_seat[q + 2] = _f(c0, _F_DECK)
-        p_seat[q + 3] = _f(c1, _F_PILE)
+        # simple rulesets do not count pile draws: with 2 players every play draws
+        if st[R_SIMPLE] != 0:
+            p_seat[q + 3] = (_f(c0, _F_PLAYS) - _f(c0, _F_DECK)) * (players > 1)
+        else:
+            p_seat[q + 3] = _f(c1, _F_PILE)
         p_seat[q + 4] = _f(c1, _F_PASSES)
         for s in range(suits):
             q = ((row * players + seat) * suits + s) * 4
@@ -178,12 +182,11 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b,
                 deal(st, offset(mems, s * SEATS * MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
                 rows[s] = nxt
                 nxt += 1
-            if st[S_SEAT] & 1:
-                lb2[mb] = s
-                mb += 1
-            else:
-                la2[ma] = s
-                ma += 1
+            odd = st[S_SEAT] & 1             # side of the seat to move, without a branch
+            la2[ma] = s
+            lb2[mb] = s
+            mb += odd
+            ma += 1 - odd
         la = la2
         lb = lb2
         na = ma

@@ -72,6 +72,24 @@ else:                                           # pragma: no cover - CPUs withou
         return trailing_zeros(m)
 
 
+@intrinsic
+def opaque(typingctx, x):
+    """x, hidden from the optimiser (an empty inline asm), so that a 0 / -1 mask stays a
+    mask: LLVM would otherwise turn a select on a random choice back into a branch, and a
+    mispredicted branch costs more than computing both sides."""
+    def codegen(context, builder, sig, args):
+        v = context.cast(builder, args[0], sig.args[0], types.int64)
+        asm = ir.InlineAsm(ir.FunctionType(_I64, [_I64]), "", "=r,0")
+        return builder.call(asm, [v])
+    return types.int64(x), codegen
+
+
+@njit(cache=True, inline="always")
+def choose(mask, a, b):
+    """a where mask is all ones, b where it is 0 (bitwise, no branch)."""
+    return (a & mask) | (b & ~mask)
+
+
 @njit(cache=True, inline="always")
 def bit(i):
     """The word with only bit i set (i in 0..63)."""

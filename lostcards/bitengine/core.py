@@ -37,7 +37,7 @@ from ..rng import below, seed_stream
 from .bits import as_bytes, as_u64, offset, popcount
 from .layout import (INFO, OBS_RULES, OBS_RULES2, ROUND_START, RULES, R_ALL, R_ASIDE, R_BONUS_CARDS,
                      R_BONUS_POINTS, R_CANON, R_CARDS, R_COST, R_DOUBLES, R_HAND_SIZE, R_NUMBERS,
-                     R_OBS_RULES, R_PASS_MIN, R_PASS_TWICE, R_PLAYERS, R_STALL_END, R_SUITS,
+                     R_OBS_RULES, R_PASS_MIN, R_PASS_TWICE, R_PLAYERS, R_SIMPLE, R_STALL_END, R_SUITS,
                      R_TURN_CAP, S_ACC, S_COUNTS, S_DEALT, S_DECK_POS, S_ENDED, S_ERROR, S_EXP,
                      S_FIRST, S_HAND, S_KNOWN, S_NONEMPTY, S_ORDER, S_PASSED, S_PILE, S_PILE_COPY,
                      S_REACHED, S_ROUND, S_SEAT, S_SIZES, S_STALL, S_TOTALS, S_TURN, STATE_WORDS,
@@ -234,33 +234,6 @@ def _forget(st, holder, view, card):
 
 
 @njit(cache=True, inline="always")
-def _push(st, suit, slot, copy):
-    """A card onto a suit's discard pile (4-bit slot+1 entries; copy bits beside)."""
-    i = S_PILE + 2 * suit
-    lo = st[i]
-    st[i + 1] = (st[i + 1] << 4) | ((lo >> 60) & 15)
-    st[i] = (lo << 4) | (slot + 1)
-    st[S_PILE_COPY + suit] = (st[S_PILE_COPY + suit] << 1) | copy
-    st[S_NONEMPTY] |= _I(1) << suit
-
-
-@njit(cache=True, inline="always")
-def _pop(st, suit):
-    """Take the top card off a suit's discard pile: (slot, copy)."""
-    i = S_PILE + 2 * suit
-    lo = st[i]
-    hi = st[i + 1]
-    slot = (lo & 15) - 1
-    lo = ((lo >> 4) & 0x0FFFFFFFFFFFFFFF) | ((hi & 15) << 60)
-    st[i] = lo
-    st[i + 1] = hi >> 4
-    c = st[S_PILE_COPY + suit]
-    st[S_PILE_COPY + suit] = c >> 1
-    st[S_NONEMPTY] &= ~(_I(lo == 0) << suit)
-    return slot, c & 1
-
-
-@njit(cache=True, inline="always")
 def pile_top_card(st, suit):
     """The code of a discard pile's top card, -1 if it is empty."""
     top = st[S_PILE + 2 * suit] & 15
@@ -287,7 +260,37 @@ def _next_seat(st):
 
 
 @njit(cache=True, inline="always")
-def _check_play(st, seat, m):
+def _play_ok(st, seat, m, fast):
+    """Whether a play is legal, computed without a branch on the move (a random policy makes
+    such branches unpredictable); _play_error names the rule when it is not.  `fast`: the
+    ruleset is simple (R_SIMPLE), a constant after inlining."""
+    players = st[R_PLAYERS]
+    card = move_card(m)
+    valid = card < (HI_BASE if fast else 72)
+    c = card if valid else 0
+    w = 0 if fast else card_word(c)
+    b = (_I(1) << c) if fast else card_bit(c)
+    if fast:
+        held = (st[_hand(seat, 0, 0)] & b) != 0
+    else:
+        held = ((st[_hand(seat, 0, w)] | st[_hand(seat, 1, w)]) & b) != 0
+    to = move_to(m)
+    fits = (to != TO_EXPEDITION) | ((st[S_ACC + 2 * (seat & 1) + w] & b) != 0)
+    draw = move_draw(m)
+    ds = (draw - 1) & 7
+    deck = (draw == DRAW_DECK) & (deck_left(st) > 0)
+    pile = ((draw >= 1) & (ds < st[R_SUITS]) & (((st[S_NONEMPTY] >> ds) & 1) == 1)
+            & ((to == TO_EXPEDITION) | (ds != suit_of(c))))
+    if players > 1:
+        drawn = deck | pile
+    else:
+        drawn = deck | (draw == DRAW_NONE)
+    return valid & held & fits & drawn
+
+
+@njit(cache=True)
+def _play_error(st, seat, m):
+    """The rule an illegal play breaks (0 if it is legal)."""
     players = st[R_PLAYERS]
     card = move_card(m)
     if card >= 72:
@@ -352,59 +355,108 @@ def check(st, m):
         return E_NOT_A_MOVE
     if is_pass(m):
         return _check_pass(st, st[S_SEAT], m)
-    return _check_play(st, st[S_SEAT], m)
+    if st[R_SIMPLE] != 0:
+        if _play_ok(st, st[S_SEAT], m, True):
+            return 0
+    elif _play_ok(st, st[S_SEAT], m, False):
+        return 0
+    return _play_error(st, st[S_SEAT], m)
 
 
 @njit(cache=True, inline="always")
-def _do_play(st, seat, m):
+def _do_play(st, seat, m, fast):
+    """A legal play.  Both ways of the play (expedition or discard) and of the draw (deck,
+    pile or nothing) are computed and the right one kept with masks: no branch on the move.
+    `fast` (a constant after inlining; R_SIMPLE): one card word, no second copies, at most 2
+    players, so the second words, the copy planes and the pass bookkeeping are left out."""
     players = st[R_PLAYERS]
     card = move_card(m)
-    to = move_to(m)
+    disc = _I(move_to(m) != TO_EXPEDITION)
     draw = move_draw(m)
     suit = suit_of(card)
     slot = card - SLOTS * suit
-    w = card_word(card)
-    b = card_bit(card)
-    copy = _remove(st, seat, card)
-    _forget(st, seat, 0, card)
-    if players == 4:
-        _forget(st, seat, 1, card)
-    discard = _I(to != TO_EXPEDITION)
-    if discard == 0:
-        side = seat & 1
-        st[S_EXP + 2 * side + w] |= b
-        # a number closes its slot and everything below it, investments included
-        low = _I(1) << lane_shift(suit)
-        st[S_ACC + 2 * side + w] &= ~(((b << 1) - low) & -_I(slot >= 3))
-    elif players > 1:
-        _push(st, suit, slot, copy)
-    deck_draw = _I(0)
-    pile_draw = _I(0)
-    deck_emptied = False
-    if draw == DRAW_DECK or (draw == DRAW_NONE and deck_left(st) > 0):
-        pos = st[S_DECK_POS]
-        e = _I(as_bytes(offset(st, S_ORDER))[pos])
-        st[S_DECK_POS] = pos + 1
-        _add(st, seat, e & 127, e >> 7)
-        deck_draw = _I(1)
-        deck_emptied = players > 1 and pos + 1 == st[R_CARDS]
-    elif draw != DRAW_NONE:
-        ds = draw - 1
-        dslot, dcopy = _pop(st, ds)
-        c = SLOTS * ds + dslot
-        _add(st, seat, c, dcopy)
-        _know(st, seat, 0, c)           # every other seat saw it taken
+    w = 0 if fast else card_word(card)
+    b = (_I(1) << card) if fast else card_bit(card)
+    copy = 0
+    if not fast:
+        copy = _remove(st, seat, card)
+        _forget(st, seat, 0, card)
         if players == 4:
-            _know(st, seat, 1, c)
-        pile_draw = _I(1)
-    k = S_COUNTS + 2 * seat
-    st[k] += _K_PLAYS + (discard << _K_DISCARDS) + (deck_draw << _K_DECK)
-    st[k + 1] += pile_draw * _K_PILE
+            _forget(st, seat, 1, card)
+    # to the expedition: lay it; a number closes its slot and all below, investments included
+    me = disc - 1
+    side = seat & 1
+    st[S_EXP + 2 * side + w] |= b & me
+    low = _I(1) << (SLOTS * suit if fast else lane_shift(suit))
+    st[S_ACC + 2 * side + w] &= ~(((b << 1) - low) & -_I(slot >= 3) & me)
+    # a discard goes onto its pile (solitaire: out of the game); piles are stacks of slot + 1
+    push = disc & _I(players > 1)
+    mp = -push
+    i = S_PILE + 2 * suit
+    lo = st[i]
+    st[i] = lo ^ ((lo ^ ((lo << 4) | (slot + 1))) & mp)
+    if not fast:                        # a simple ruleset's piles never pass 12 cards
+        hi = st[i + 1]
+        st[i + 1] = hi ^ ((hi ^ ((hi << 4) | ((lo >> 60) & 15))) & mp)
+        cw = st[S_PILE_COPY + suit]
+        st[S_PILE_COPY + suit] = cw ^ ((cw ^ ((cw << 1) | copy)) & mp)
+    # the draw: off a pile, off the deck, or nothing (solitaire once the deck is gone)
+    pos = st[S_DECK_POS]
+    from_pile = _I((draw >= 1) & (draw <= 6))
+    from_deck = _I((draw == DRAW_DECK) | ((draw == DRAW_NONE) & (pos < st[R_CARDS])))
+    mpl = -from_pile
+    ds = (draw - 1) & mpl
+    j = S_PILE + 2 * ds
+    plo = st[j]
+    pslot = (plo & 15) - 1
+    if fast:
+        nlo = (plo >> 4) & 0x0FFFFFFFFFFFFFFF
+    else:
+        phi = st[j + 1]
+        nlo = ((plo >> 4) & 0x0FFFFFFFFFFFFFFF) | ((phi & 15) << 60)
+        st[j + 1] = phi ^ ((phi ^ (phi >> 4)) & mpl)
+    st[j] = plo ^ ((plo ^ nlo) & mpl)
+    pcw = _I(0)
+    if not fast:
+        pcw = st[S_PILE_COPY + ds]
+        st[S_PILE_COPY + ds] = pcw ^ ((pcw ^ (pcw >> 1)) & mpl)
+    st[S_NONEMPTY] = (st[S_NONEMPTY] | (push << suit)) & ~((from_pile & _I(nlo == 0)) << ds)
+    e = _I(as_bytes(offset(st, S_ORDER))[pos])     # bytes past the deck are card 0
+    new = ((SLOTS * ds + pslot) & mpl) | ((e & 127) & ~mpl)
+    drew = from_pile | from_deck
+    st[S_DECK_POS] = pos + from_deck
+    # a card played (counted by _remove unless fast), perhaps one drawn
+    st[S_SIZES] += ((drew - 1) if fast else drew) << (8 * seat)
+    if fast:
+        nb = (_I(1) << new) & -drew
+        h = _hand(seat, 0, 0)
+        st[h] = (st[h] ^ b) | nb
+        st[_reached(seat, 0, 0)] |= nb
+        # every other seat saw a card taken off a pile; one played leaves what it knew
+        k = _known(seat, 0, 0, 0)
+        st[k] = (st[k] & ~b) | (nb & mpl)
+        # 2 players: every play draws, so pile draws are plays - deck draws (results)
+        st[S_COUNTS + 2 * seat] += _K_PLAYS + (disc << _K_DISCARDS) + (from_deck << _K_DECK)
+    else:
+        new_copy = ((pcw & 1) & mpl) | ((e >> 7) & ~mpl)
+        nw = card_word(new)
+        nb = card_bit(new) & -drew
+        st[_hand(seat, new_copy, nw)] |= nb
+        st[_reached(seat, new_copy, nw)] |= nb
+        kb = nb & mpl
+        for view in range(2 if players == 4 else 1):
+            i1 = _known(seat, view, 0, nw)
+            k1 = st[i1]
+            st[i1 + 2] |= k1 & kb
+            st[i1] = k1 | kb
+        k = S_COUNTS + 2 * seat
+        st[k] += _K_PLAYS + (disc << _K_DISCARDS) + (from_deck << _K_DECK)
+        st[k + 1] += from_pile * _K_PILE
+        st[S_PASSED] &= ~(_I(1) << seat)
     # a stall turn discards and draws off a pile; any other play resets the count
-    st[S_STALL] = (st[S_STALL] + 1) * (discard & pile_draw)
-    st[S_PASSED] &= ~(_I(1) << seat)
+    st[S_STALL] = (st[S_STALL] + 1) * (disc & from_pile)
     st[S_TURN] += 1
-    _end_checks(st, deck_emptied)
+    _end_checks(st, (players > 1) & (from_deck == 1) & (pos + 1 == st[R_CARDS]))
 
 
 @njit(cache=True, inline="always")
@@ -434,8 +486,10 @@ def apply(st, m):
     seat = st[S_SEAT]
     if is_pass(m):
         _do_pass(st, seat, m)
+    elif st[R_SIMPLE] != 0:
+        _do_play(st, seat, m, True)
     else:
-        _do_play(st, seat, m)
+        _do_play(st, seat, m, False)
     if st[S_ENDED] == END_NONE:
         _next_seat(st)
     return 0
@@ -526,27 +580,36 @@ def set_deck(st, cards, n):
 @njit(cache=True, inline="always")
 def observe(st, seat):
     """The observation of `seat` (SPEC §3): own hand, the table, sizes, what it knows of others."""
+    return observe_as(st, seat, False)
+
+
+@njit(cache=True, inline="always")
+def observe_as(st, seat, fast):
+    """observe(); `fast` (a constant after inlining, true only when st[R_SIMPLE] is): the
+    words that are always zero under such a ruleset are constants, so a policy inlined after
+    it loses its work on them."""
     players = st[R_PLAYERS]
-    cp = _I(can_pass(st, seat) and not ended(st))
+    cp = 0 if fast else _I(can_pass(st, seat) and not ended(st))
     info = (seat | ((seat & 1) << _I_SIDE) | (deck_left(st) << _I_DECK) | (st[S_STALL] << _I_STALL)
             | (cp << _I_CAN_PASS) | (st[S_NONEMPTY] << _I_NONEMPTY))
     a0 = st[_hand(seat, 0, 0)]
-    a1 = st[_hand(seat, 0, 1)]
-    b0 = st[_hand(seat, 1, 0)]
-    b1 = st[_hand(seat, 1, 1)]
+    a1 = 0 if fast else st[_hand(seat, 0, 1)]
+    b0 = 0 if fast else st[_hand(seat, 1, 0)]
+    b1 = 0 if fast else st[_hand(seat, 1, 1)]
+    z = 0 if fast else -1                 # masks the words a simple ruleset leaves at zero
     # what it knows of the seats after it: k = 1, 2, 3 (with 2 players only k = 1); of its
     # partner (k = 2) it knows the partner's view, of the others what every seat knows
     n1 = _I(players > 1)
-    n4 = _I(players == 4)
+    n4 = 0 if fast else _I(players == 4)
     i1 = _known((seat + 1) & 3 if players == 4 else seat ^ 1, 0, 0, 0) * n1
     i2 = _known((seat + 2) & 3, 1, 0, 0) * n4
     i3 = _known((seat + 3) & 3, 0, 0, 0) * n4
     m1 = -n1
     m4 = -n4
     k10 = st[i1] & m1
-    k11 = st[i1 + 1] & m1
-    k12 = st[i1 + 2] & m1
-    k13 = st[i1 + 3] & m1
+    k11 = st[i1 + 1] & m1 & z
+    k12 = st[i1 + 2] & m1 & z
+    k13 = st[i1 + 3] & m1 & z
     k20 = st[i2] & m4
     k21 = st[i2 + 1] & m4
     k22 = st[i2 + 2] & m4
@@ -558,11 +621,12 @@ def observe(st, seat):
     return Obs(
         st[R_OBS_RULES], st[R_OBS_RULES + 1], info, st[S_TURN], st[S_ROUND], st[S_TOTALS],
         st[S_SIZES], a0 | b0, a1 | b1, a0 & b0, a1 & b1,
-        st[S_EXP], st[S_EXP + 1], st[S_EXP + 2], st[S_EXP + 3],
-        st[S_ACC], st[S_ACC + 1], st[S_ACC + 2], st[S_ACC + 3],
-        st[S_PILE], st[S_PILE + 2], st[S_PILE + 4], st[S_PILE + 6], st[S_PILE + 8], st[S_PILE + 10],
-        st[S_PILE + 1], st[S_PILE + 3], st[S_PILE + 5], st[S_PILE + 7], st[S_PILE + 9],
-        st[S_PILE + 11],
+        st[S_EXP], st[S_EXP + 1] & z, st[S_EXP + 2], st[S_EXP + 3] & z,
+        st[S_ACC], st[S_ACC + 1] & z, st[S_ACC + 2], st[S_ACC + 3] & z,
+        st[S_PILE], st[S_PILE + 2], st[S_PILE + 4], st[S_PILE + 6], st[S_PILE + 8],
+        st[S_PILE + 10] & z,
+        st[S_PILE + 1] & z, st[S_PILE + 3] & z, st[S_PILE + 5] & z, st[S_PILE + 7] & z,
+        st[S_PILE + 9] & z, st[S_PILE + 11] & z,
         k10, k11, k12, k13, k20, k21, k22, k23, k30, k31, k32, k33)
 
 
@@ -627,6 +691,7 @@ def rules_block(r) -> np.ndarray:
     put("numbers", *card_set(c for c in set(deck) if c % SLOTS >= 3))
     put("doubles", *card_set(c for c in set(deck) if deck.count(c) == 2))
     put("obs_rules", *obs_rules_words(r))
+    put("simple", int(r.suits <= 5 and r.players < 4))
     canon = np.zeros(RULES.count("canon") * 8, np.uint8)
     seen = set()
     for pid, c in enumerate(deck):

@@ -124,6 +124,8 @@ RULES = Block("rules", [
     ("numbers", CARD_WORDS, "card set: the number cards"),
     ("doubles", CARD_WORDS, "card set: codes with two copies (4 players, extra_low)"),
     ("obs_rules", 2, "the observation's two ruleset words (OBS_RULES, OBS_RULES2)"),
+    ("simple", 1, "1 when every card set fits its first word (at most 5 suits) and no card has a "
+                  "second copy: the engine then runs a version with those parts left out"),
     ("canon", 16, "bytes: the canonical deck, physical id -> card byte (code | copy << 7)"),
 ])
 
@@ -168,7 +170,7 @@ def _state_offsets(block, base, names):
 
 (R_PLAYERS, R_SUITS, R_HAND_SIZE, R_COST, R_BONUS_CARDS, R_BONUS_POINTS, R_STALL_END, R_TURN_CAP,
  R_PASS_MIN, R_PASS_TWICE, R_CARDS, R_ASIDE, R_ALL, R_NUMBERS, R_DOUBLES, R_OBS_RULES,
- R_CANON) = _state_offsets(RULES, _R0, RULES.names())
+ R_SIMPLE, R_CANON) = _state_offsets(RULES, _R0, RULES.names())
 (S_SEAT, S_TURN, S_STALL, S_DECK_POS, S_ENDED, S_ERROR, S_PASSED, S_SIZES, S_NONEMPTY, S_FIRST,
  S_ROUND, S_TOTALS, S_HAND, S_EXP, S_ACC, S_PILE, S_PILE_COPY, S_KNOWN, S_COUNTS, S_REACHED,
  S_DEALT, S_ORDER) = _state_offsets(ROUND, _S0, ROUND.names())

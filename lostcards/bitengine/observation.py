@@ -140,17 +140,18 @@ def kth_card(cs, k):
 @njit(cache=True, inline="always")
 def kth_of_hand(once, twice, k):
     """The k-th card of a hand in order with copies counted: ``once`` the cards held,
-    ``twice`` those held twice (``hand_doubles``)."""
+    ``twice`` those held twice (``hand_doubles``); -1 past the end."""
     if (twice[0] | twice[1]) == 0:
         return kth_card(once, k)
     rest = once
-    while True:
+    while not is_empty(rest):
         c = lowest_card(rest)
         n = 2 if has(twice, c) else 1
         if k < n:
             return c
         k -= n
         rest = without(rest, c)
+    return -1
 
 
 @njit(cache=True, inline="always")

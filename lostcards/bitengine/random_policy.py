@@ -10,7 +10,7 @@ selects, not branches: a random hand makes branches unpredictable.
 from numba import njit
 
 from ..rng import below
-from .bits import kth_bit, popcount
+from .bits import choose, kth_bit, opaque, popcount
 from .moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
 from .observation import (can_pass, count, hand_cards, hand_doubles, kth_of_hand, legal_plays,
                           nonempty_piles, players, suit_of)
@@ -31,15 +31,16 @@ def random_policy(obs, params, mem):
         j = below(mem, h - 1)
         j += j >= i
         return make_pass(kth_of_hand(once, twice, i), kth_of_hand(once, twice, j))
-    to_exp = k < n_exp
-    one = (acc[0] if to_exp else once[0], acc[1] if to_exp else once[1])
-    two = (acc2[0] if to_exp else twice[0], acc2[1] if to_exp else twice[1])
-    card = kth_of_hand(one, two, k if to_exp else k - n_exp)
-    to = TO_EXPEDITION if to_exp else TO_DISCARD
+    me = opaque(-(k < n_exp))           # all ones: to the expedition
+    one = (choose(me, acc[0], once[0]), choose(me, acc[1], once[1]))
+    two = (choose(me, acc2[0], twice[0]), choose(me, acc2[1], twice[1]))
+    card = kth_of_hand(one, two, k - (n_exp & ~me))
+    to = TO_DISCARD + me                # TO_EXPEDITION is TO_DISCARD - 1
     if players(obs) == 1:
         return make_play(card, to, DRAW_NONE)
-    src = nonempty_piles(obs) & ~((0 if to_exp else 1) << suit_of(card))
+    src = nonempty_piles(obs) & ~((1 + me) << suit_of(card))
     j = below(mem, 1 + popcount(src))
-    pile = 1 + kth_bit(src, j - 1 if j > 0 else 0)
-    return make_play(card, to, pile if j > 0 else DRAW_DECK)
+    mj = opaque(-(j > 0))               # all ones: off a pile
+    pile = 1 + kth_bit(src, (j - 1) & mj)
+    return make_play(card, to, choose(mj, pile, DRAW_DECK))
 
