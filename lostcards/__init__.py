@@ -24,6 +24,8 @@ def _numba_cache_per_source():
     here = Path(__file__).resolve().parent
     h = hashlib.sha256()
     for f in sorted(here.rglob("*.py")):
+        if "__pycache__" in f.parts:        # generated code (policy deciders) lives there
+            continue
         h.update(f.relative_to(here).as_posix().encode())
         h.update(f.read_bytes())
     base = Path(os.environ.get("LOSTCARDS_NUMBA_CACHE", here / "__pycache__"))

@@ -2,9 +2,10 @@
 
 Each worker (a ``prange`` chunk, played by ``play_chunk``, a separately
 compiled function) keeps ``K`` rounds in flight.  A step asks side A's decider
-for a move in every round where a side-A seat is to move, then side B's, then
-applies every move (checked: an illegal move stops that round with its code);
-a finished round writes its statistics row and the slot gets the next round.
+to play a turn in every round where a side-A seat is to move, then side B's
+(the decider observes and asks its policy), then checks and applies every move
+(an illegal move stops that round with its code); a finished round writes its
+statistics row and the slot gets the next round.
 Rounds never share anything but the rules, so every result is a function of
 (seed, round index) alone, whatever ``K`` or the number of threads.
 
@@ -17,8 +18,9 @@ import numpy as np
 from numba import njit, prange, types
 
 from .bits import as_bytes, offset, popcount, ptr
-from .core import apply, deal, ended, lane_of, lane_sum, expedition_score, load_rules
-from .layout import (COUNTS, COUNTS2, MEM_WORDS, R_BONUS_CARDS, R_BONUS_POINTS, R_CARDS, R_COST,
+from .core import (END_ILLEGAL, apply, deal, ended, expedition_score, lane_cards, lane_investments,
+                   lane_of, lane_sum, load_rules)
+from .layout import (COUNTS, COUNTS2, SLOT_MEM_WORDS, R_BONUS_CARDS, R_BONUS_POINTS, R_CARDS, R_COST,
                      R_NUMBERS, R_PLAYERS, R_SIMPLE, R_SUITS, S_COUNTS, S_DEALT, S_ENDED, S_ERROR, S_EXP,
                      S_FIRST, S_ORDER, S_REACHED, S_SEAT, S_TURN, SEATS, STATE_WORDS)
 from .moves import E_LOG_FULL
@@ -45,7 +47,7 @@ def _results(st, row, p_round, p_seat, p_suit, p_side):
     q = row * 5
     p_round[q] = st[S_FIRST]
     p_round[q + 1] = st[S_TURN]
-    p_round[q + 2] = st[S_ENDED] if err == 0 else -err - 1
+    p_round[q + 2] = st[S_ENDED] if err == 0 else -err - 1     # runner.Batch: -code - 1
     p_round[q + 4] = 0
     for sd in range(sides):
         lo = st[S_EXP + 2 * sd]
@@ -55,8 +57,8 @@ def _results(st, row, p_round, p_seat, p_suit, p_side):
             ln = lane_of(lo, hi, s)
             sc = expedition_score(ln, st[R_COST], st[R_BONUS_CARDS], st[R_BONUS_POINTS])
             q = ((row * sides + sd) * suits + s) * 3
-            p_side[q] = popcount(ln)
-            p_side[q + 1] = popcount(ln & 7)
+            p_side[q] = lane_cards(ln)
+            p_side[q + 1] = lane_investments(ln)
             p_side[q + 2] = sc
             tot += sc
         p_round[row * 5 + 3 + sd] = tot
@@ -81,7 +83,7 @@ def _results(st, row, p_round, p_seat, p_suit, p_side):
                 base = (S_DEALT if k == 0 else S_REACHED) + seat * 4
                 a = lane_of(st[base] & nlo, st[base + 1] & nhi, s)
                 b = lane_of(st[base + 2] & nlo, st[base + 3] & nhi, s)
-                p_suit[q + 2 * k] = popcount(a) + popcount(b)
+                p_suit[q + 2 * k] = lane_cards(a) + lane_cards(b)
                 p_suit[q + 2 * k + 1] = lane_sum(a) + lane_sum(b)
 
 
@@ -107,7 +109,7 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b,
     cap = logs.shape[1]
     n_cards = rb[R_CARDS]
     states_a = np.zeros(k * STATE_WORDS, np.int64)
-    mems_a = np.zeros(k * SEATS * MEM_WORDS, np.uint64)
+    mems_a = np.zeros(k * SLOT_MEM_WORDS, np.uint64)
     moves_a = np.zeros(k, np.int64)
     lists_a = np.zeros(4 * k, np.int64)
     rows_a = np.zeros(k, np.int64)
@@ -137,7 +139,7 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b,
         st = offset(states, s * STATE_WORDS)
         load_rules(st, p_rb)
         r = p_ids[nxt] if by_id else start + nxt
-        deal(st, offset(mems, s * SEATS * MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
+        deal(st, offset(mems, s * SLOT_MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
         rows[s] = nxt
         nxt += 1
         if st[S_SEAT] & 1:
@@ -165,6 +167,7 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b,
                 t = st[S_TURN]
                 if t >= cap:
                     st[S_ERROR] = E_LOG_FULL
+                    st[S_ENDED] = END_ILLEGAL
                 else:
                     p_log[rows[s] * cap + t] = m
                     apply(st, m)
@@ -179,7 +182,7 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b,
                 if nxt >= row1:
                     continue
                 r = p_ids[nxt] if by_id else start + nxt
-                deal(st, offset(mems, s * SEATS * MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
+                deal(st, offset(mems, s * SLOT_MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
                 rows[s] = nxt
                 nxt += 1
             odd = st[S_SEAT] & 1             # side of the seat to move, without a branch

@@ -33,9 +33,9 @@ import numpy as np
 from numba import njit, types
 
 from ..cards import SLOTS, deck_codes
-from ..rng import below, seed_stream
+from .streams import below, seed_stream
 from .bits import as_bytes, as_u64, offset, popcount
-from .layout import (INFO, OBS_RULES, OBS_RULES2, ROUND_START, RULES, R_ALL, R_ASIDE, R_BONUS_CARDS,
+from .layout import (INFO, OBS_RULES, OBS_RULES2, PILE_NO_POP, PILE_NO_PUSH, ROUND_START, RULES, R_ALL, R_ASIDE, R_BONUS_CARDS,
                      R_BONUS_POINTS, R_CANON, R_CARDS, R_COST, R_DOUBLES, R_HAND_SIZE, R_NUMBERS,
                      R_OBS_RULES, R_PASS_MIN, R_PASS_TWICE, R_PLAYERS, R_SIMPLE, R_STALL_END, R_SUITS,
                      R_TURN_CAP, S_ACC, S_COUNTS, S_DEALT, S_DECK_POS, S_ENDED, S_ERROR, S_EXP,
@@ -50,9 +50,11 @@ from .moves import (DRAW_DECK, DRAW_NONE, E_DECK_EMPTY, E_DRAW_BACK, E_EMPTY_PIL
 
 ENDINGS = ("deck", "stall", "hand-empty", "capped")
 END_NONE, END_DECK, END_STALL, END_HAND_EMPTY, END_CAPPED = -1, 0, 1, 2, 3
+END_ILLEGAL = 4                    # stopped by an illegal move (its code in S_ERROR)
 
 LANE = (1 << SLOTS) - 1            # one suit's slots
 RULES_WORDS = RULES.size
+NO_LIMIT = 1 << 62                 # R_STALL_END / R_TURN_CAP of a ruleset without that limit
 HI_BASE = 60                       # code of suit 5's slot 0: bit 0 of word 1
 NUMBER_SLOTS = 0xFF8               # slots 3..11 of a lane: the numbers 2..10
 _K_PLAYS = 1 << COUNTS.field("plays")[0]
@@ -98,21 +100,43 @@ def lane_of(lo, hi, suit):
     return (w >> lane_shift(suit)) & LANE
 
 
+def _lane_table():
+    """[lane] -> cards | investments << 4 | sum of the numbers << 6, for every 12-slot lane."""
+    t = np.zeros(1 << SLOTS, np.uint16)
+    for m in range(1 << SLOTS):
+        cards = bin(m).count("1")
+        inv = bin(m & 7).count("1")
+        total = sum(s - 1 for s in range(3, SLOTS) if m >> s & 1)
+        t[m] = cards | (inv << 4) | (total << 6)
+    return t
+
+
+LANE_TABLE = _lane_table()
+
+
+@njit(cache=True, inline="always")
+def lane_cards(lane):
+    return _I(LANE_TABLE[lane & LANE]) & 15
+
+
+@njit(cache=True, inline="always")
+def lane_investments(lane):
+    return (_I(LANE_TABLE[lane & LANE]) >> 4) & 3
+
+
 @njit(cache=True, inline="always")
 def lane_sum(lane):
     """Sum of the numbers in a lane (slot s is the number s - 1)."""
-    n = lane & NUMBER_SLOTS
-    s = (popcount(n & 0xAAA) + 2 * popcount(n & 0xCCC) + 4 * popcount(n & 0xF0)
-         + 8 * popcount(n & 0xF00))
-    return s - popcount(n)
+    return _I(LANE_TABLE[lane & LANE]) >> 6
 
 
 @njit(cache=True, inline="always")
 def expedition_score(lane, cost, bonus_cards, bonus_points):
     """One expedition: (sum of numbers - cost) x (investments + 1), + the bonus at bonus_cards
     cards; no cards -> 0.  The only scoring function of the numba side."""
-    cards = popcount(lane)
-    s = (lane_sum(lane) - cost) * (popcount(lane & 7) + 1) + bonus_points * _I(cards >= bonus_cards)
+    t = _I(LANE_TABLE[lane & LANE])
+    cards = t & 15
+    s = ((t >> 6) - cost) * (((t >> 4) & 3) + 1) + bonus_points * _I(cards >= bonus_cards)
     return s if cards > 0 else 0
 
 
@@ -142,7 +166,7 @@ def _dealt(seat, copy, w):
 
 @njit(cache=True, inline="always")
 def ended(st):
-    return st[S_ENDED] != END_NONE or st[S_ERROR] != 0
+    return st[S_ENDED] != END_NONE
 
 
 @njit(cache=True, inline="always")
@@ -152,6 +176,8 @@ def seat_to_move(st):
 
 @njit(cache=True, inline="always")
 def hand_size(st, seat):
+    if st[R_SIMPLE] != 0:                # simple rulesets keep no size word: one card set
+        return popcount(st[_hand(seat, 0, 0)])
     return (st[S_SIZES] >> (8 * seat)) & 255
 
 
@@ -241,51 +267,61 @@ def pile_top_card(st, suit):
 
 
 @njit(cache=True, inline="always")
-def _end_checks(st, deck_emptied):
-    """Deck, stall, hand-empty, capped: in that order, after every turn (docs/engine.md)."""
-    if deck_emptied:
-        st[S_ENDED] = END_DECK
-    elif st[R_STALL_END] > 0 and st[S_STALL] >= st[R_STALL_END]:
-        st[S_ENDED] = END_STALL
-    elif st[R_PLAYERS] == 1 and st[S_SIZES] == 0:
-        st[S_ENDED] = END_HAND_EMPTY
-    elif st[R_TURN_CAP] > 0 and st[S_TURN] >= st[R_TURN_CAP]:
-        st[S_ENDED] = END_CAPPED
+def _end_checks(st, deck_emptied, fast):
+    """Deck, stall, hand-empty, capped: in that order, after every turn (docs/engine.md).
+    (R_STALL_END and R_TURN_CAP hold a huge number when there is no such limit.)"""
+    stall = _I(st[S_STALL] >= st[R_STALL_END])
+    empty = _I(st[R_PLAYERS] == 1) & _I((st[_hand(0, 0, 0)] if fast else st[S_SIZES]) == 0)
+    cap = _I(st[S_TURN] >= st[R_TURN_CAP])
+    if (_I(deck_emptied) | stall | empty | cap) != 0:       # one branch, rarely taken
+        if deck_emptied:
+            st[S_ENDED] = END_DECK
+        elif stall:
+            st[S_ENDED] = END_STALL
+        elif empty:
+            st[S_ENDED] = END_HAND_EMPTY
+        else:
+            st[S_ENDED] = END_CAPPED
 
 
 @njit(cache=True, inline="always")
 def _next_seat(st):
-    s = st[S_SEAT] + 1
-    st[S_SEAT] = s if s < st[R_PLAYERS] else 0
+    st[S_SEAT] = (st[S_SEAT] + 1) & (st[R_PLAYERS] - 1)     # players is 1, 2 or 4
+
+
+@njit(cache=True, inline="always")
+def _decoded(m, fast):
+    """A play's fields as the check and the apply both use them (one computation, shared):
+    card (0 when out of range), its word and bit, suit, slot, discard flag, draw."""
+    card = move_card(m)
+    valid = _I(card < (HI_BASE if fast else 72))
+    c = card & -valid
+    suit = suit_of(c)
+    w = 0 if fast else card_word(c)
+    b = (_I(1) << c) if fast else card_bit(c)
+    return valid, c, w, b, suit, c - SLOTS * suit, move_to(m), move_draw(m)
 
 
 @njit(cache=True, inline="always")
 def _play_ok(st, seat, m, fast):
-    """Whether a play is legal, computed without a branch on the move (a random policy makes
+    """1 if a play is legal, computed without a branch on the move (a random policy makes
     such branches unpredictable); _play_error names the rule when it is not.  `fast`: the
     ruleset is simple (R_SIMPLE), a constant after inlining."""
-    players = st[R_PLAYERS]
-    card = move_card(m)
-    valid = card < (HI_BASE if fast else 72)
-    c = card if valid else 0
-    w = 0 if fast else card_word(c)
-    b = (_I(1) << c) if fast else card_bit(c)
+    valid, c, w, b, suit, slot, disc, draw = _decoded(m, fast)
     if fast:
-        held = (st[_hand(seat, 0, 0)] & b) != 0
+        held = _I((st[_hand(seat, 0, 0)] & b) != 0)
     else:
-        held = ((st[_hand(seat, 0, w)] | st[_hand(seat, 1, w)]) & b) != 0
-    to = move_to(m)
-    fits = (to != TO_EXPEDITION) | ((st[S_ACC + 2 * (seat & 1) + w] & b) != 0)
-    draw = move_draw(m)
+        held = _I(((st[_hand(seat, 0, w)] | st[_hand(seat, 1, w)]) & b) != 0)
+    fits = disc | _I((st[S_ACC + 2 * (seat & 1) + w] & b) != 0)
     ds = (draw - 1) & 7
-    deck = (draw == DRAW_DECK) & (deck_left(st) > 0)
-    pile = ((draw >= 1) & (ds < st[R_SUITS]) & (((st[S_NONEMPTY] >> ds) & 1) == 1)
-            & ((to == TO_EXPEDITION) | (ds != suit_of(c))))
-    if players > 1:
+    deck = _I(draw == DRAW_DECK) & _I(deck_left(st) > 0)
+    if st[R_PLAYERS] > 1:
+        pile = (_I(draw >= 1) & _I(ds < st[R_SUITS]) & (st[S_NONEMPTY] >> ds)
+                & (_I(ds != suit) | (1 - disc)))
         drawn = deck | pile
     else:
-        drawn = deck | (draw == DRAW_NONE)
-    return valid & held & fits & drawn
+        drawn = deck | _I(draw == DRAW_NONE)
+    return valid & held & fits & drawn & 1
 
 
 @njit(cache=True)
@@ -349,16 +385,21 @@ def _check_pass(st, seat, m):
 @njit(cache=True, inline="always")
 def check(st, m):
     """0 if the seat to move may make move `m` now, else its Illegal code; changes nothing."""
+    if st[R_SIMPLE] != 0:
+        return check_as(st, m, True)
+    return check_as(st, m, False)
+
+
+@njit(cache=True, inline="always")
+def check_as(st, m, fast):
+    """check(); `fast` must be st[R_SIMPLE] != 0 (a constant after inlining)."""
     if ended(st):
         return E_ROUND_OVER
     if malformed(m):
         return E_NOT_A_MOVE
     if is_pass(m):
         return _check_pass(st, st[S_SEAT], m)
-    if st[R_SIMPLE] != 0:
-        if _play_ok(st, st[S_SEAT], m, True):
-            return 0
-    elif _play_ok(st, st[S_SEAT], m, False):
+    if _play_ok(st, st[S_SEAT], m, fast) != 0:
         return 0
     return _play_error(st, st[S_SEAT], m)
 
@@ -370,13 +411,7 @@ def _do_play(st, seat, m, fast):
     `fast` (a constant after inlining; R_SIMPLE): one card word, no second copies, at most 2
     players, so the second words, the copy planes and the pass bookkeeping are left out."""
     players = st[R_PLAYERS]
-    card = move_card(m)
-    disc = _I(move_to(m) != TO_EXPEDITION)
-    draw = move_draw(m)
-    suit = suit_of(card)
-    slot = card - SLOTS * suit
-    w = 0 if fast else card_word(card)
-    b = (_I(1) << card) if fast else card_bit(card)
+    valid, card, w, b, suit, slot, disc, draw = _decoded(m, fast)
     copy = 0
     if not fast:
         copy = _remove(st, seat, card)
@@ -392,20 +427,21 @@ def _do_play(st, seat, m, fast):
     # a discard goes onto its pile (solitaire: out of the game); piles are stacks of slot + 1
     push = disc & _I(players > 1)
     mp = -push
-    i = S_PILE + 2 * suit
+    ps = (suit & mp) | (PILE_NO_PUSH & ~mp)
+    i = S_PILE + 2 * ps
     lo = st[i]
     st[i] = lo ^ ((lo ^ ((lo << 4) | (slot + 1))) & mp)
     if not fast:                        # a simple ruleset's piles never pass 12 cards
         hi = st[i + 1]
         st[i + 1] = hi ^ ((hi ^ ((hi << 4) | ((lo >> 60) & 15))) & mp)
-        cw = st[S_PILE_COPY + suit]
-        st[S_PILE_COPY + suit] = cw ^ ((cw ^ ((cw << 1) | copy)) & mp)
+        cw = st[S_PILE_COPY + ps]
+        st[S_PILE_COPY + ps] = cw ^ ((cw ^ ((cw << 1) | copy)) & mp)
     # the draw: off a pile, off the deck, or nothing (solitaire once the deck is gone)
     pos = st[S_DECK_POS]
     from_pile = _I((draw >= 1) & (draw <= 6))
     from_deck = _I((draw == DRAW_DECK) | ((draw == DRAW_NONE) & (pos < st[R_CARDS])))
     mpl = -from_pile
-    ds = (draw - 1) & mpl
+    ds = ((draw - 1) & mpl) | (PILE_NO_POP & ~mpl)
     j = S_PILE + 2 * ds
     plo = st[j]
     pslot = (plo & 15) - 1
@@ -420,13 +456,13 @@ def _do_play(st, seat, m, fast):
     if not fast:
         pcw = st[S_PILE_COPY + ds]
         st[S_PILE_COPY + ds] = pcw ^ ((pcw ^ (pcw >> 1)) & mpl)
-    st[S_NONEMPTY] = (st[S_NONEMPTY] | (push << suit)) & ~((from_pile & _I(nlo == 0)) << ds)
+    st[S_NONEMPTY] = (st[S_NONEMPTY] | (push << suit)) & ~((from_pile & _I(nlo == 0)) << ds) & 63
     e = _I(as_bytes(offset(st, S_ORDER))[pos])     # bytes past the deck are card 0
     new = ((SLOTS * ds + pslot) & mpl) | ((e & 127) & ~mpl)
     drew = from_pile | from_deck
     st[S_DECK_POS] = pos + from_deck
-    # a card played (counted by _remove unless fast), perhaps one drawn
-    st[S_SIZES] += ((drew - 1) if fast else drew) << (8 * seat)
+    if not fast:                        # a card played (counted by _remove), perhaps one drawn
+        st[S_SIZES] += drew << (8 * seat)
     if fast:
         nb = (_I(1) << new) & -drew
         h = _hand(seat, 0, 0)
@@ -456,7 +492,7 @@ def _do_play(st, seat, m, fast):
     # a stall turn discards and draws off a pile; any other play resets the count
     st[S_STALL] = (st[S_STALL] + 1) * (disc & from_pile)
     st[S_TURN] += 1
-    _end_checks(st, (players > 1) & (from_deck == 1) & (pos + 1 == st[R_CARDS]))
+    _end_checks(st, (players > 1) & (from_deck == 1) & (pos + 1 == st[R_CARDS]), fast)
 
 
 @njit(cache=True, inline="always")
@@ -471,25 +507,32 @@ def _do_pass(st, seat, m):
     st[S_PASSED] |= _I(1) << seat
     st[S_COUNTS + 2 * seat + 1] += _K_PASSES
     st[S_TURN] += 1
-    _end_checks(st, False)
+    _end_checks(st, False, False)
 
 
 @njit(cache=True, inline="always")
 def apply(st, m):
     """Play move `m` for the seat to move: 0 and the turn is done (the round may end), or an
     Illegal code and nothing changed but the error word (the round stops there)."""
-    err = check(st, m)
+    if st[R_SIMPLE] != 0:
+        return apply_as(st, m, True)
+    return apply_as(st, m, False)
+
+
+@njit(cache=True, inline="always")
+def apply_as(st, m, fast):
+    """apply(); `fast` must be st[R_SIMPLE] != 0 (a constant after inlining)."""
+    err = check_as(st, m, fast)
     if err != 0:
         if not ended(st):
             st[S_ERROR] = err
+            st[S_ENDED] = END_ILLEGAL
         return err
     seat = st[S_SEAT]
     if is_pass(m):
         _do_pass(st, seat, m)
-    elif st[R_SIMPLE] != 0:
-        _do_play(st, seat, m, True)
     else:
-        _do_play(st, seat, m, False)
+        _do_play(st, seat, m, fast)
     if st[S_ENDED] == END_NONE:
         _next_seat(st)
     return 0
@@ -590,13 +633,19 @@ def observe_as(st, seat, fast):
     it loses its work on them."""
     players = st[R_PLAYERS]
     cp = 0 if fast else _I(can_pass(st, seat) and not ended(st))
-    info = (seat | ((seat & 1) << _I_SIDE) | (deck_left(st) << _I_DECK) | (st[S_STALL] << _I_STALL)
-            | (cp << _I_CAN_PASS) | (st[S_NONEMPTY] << _I_NONEMPTY))
+    # each field masked to its width, so that a policy's get() folds back to the value
+    info = ((seat & 3) | ((seat & 1) << _I_SIDE) | ((deck_left(st) & 127) << _I_DECK)
+            | ((st[S_STALL] & 0x1FFFF) << _I_STALL) | (cp << _I_CAN_PASS)
+            | ((st[S_NONEMPTY] & 63) << _I_NONEMPTY))
     a0 = st[_hand(seat, 0, 0)]
     a1 = 0 if fast else st[_hand(seat, 0, 1)]
     b0 = 0 if fast else st[_hand(seat, 1, 0)]
     b1 = 0 if fast else st[_hand(seat, 1, 1)]
     z = 0 if fast else -1                 # masks the words a simple ruleset leaves at zero
+    if fast:
+        sizes = popcount(st[_hand(0, 0, 0)]) | (popcount(st[_hand(1, 0, 0)]) << 8)
+    else:
+        sizes = st[S_SIZES]
     # what it knows of the seats after it: k = 1, 2, 3 (with 2 players only k = 1); of its
     # partner (k = 2) it knows the partner's view, of the others what every seat knows
     n1 = _I(players > 1)
@@ -620,7 +669,7 @@ def observe_as(st, seat, fast):
     k33 = st[i3 + 3] & m4
     return Obs(
         st[R_OBS_RULES], st[R_OBS_RULES + 1], info, st[S_TURN], st[S_ROUND], st[S_TOTALS],
-        st[S_SIZES], a0 | b0, a1 | b1, a0 & b0, a1 & b1,
+        sizes, a0 | b0, a1 | b1, a0 & b0, a1 & b1,
         st[S_EXP], st[S_EXP + 1] & z, st[S_EXP + 2], st[S_EXP + 3] & z,
         st[S_ACC], st[S_ACC + 1] & z, st[S_ACC + 2], st[S_ACC + 3] & z,
         st[S_PILE], st[S_PILE + 2], st[S_PILE + 4], st[S_PILE + 6], st[S_PILE + 8],
@@ -681,8 +730,8 @@ def rules_block(r) -> np.ndarray:
     put("cost", r.cost)
     put("bonus_cards", r.bonus_cards)
     put("bonus_points", r.bonus_points)
-    put("stall_end", r.stall_limit * r.players)
-    put("turn_cap", r.turn_cap)
+    put("stall_end", r.stall_limit * r.players or NO_LIMIT)
+    put("turn_cap", r.turn_cap or NO_LIMIT)
     put("pass_min", r.pass_min_hand)
     put("pass_twice", int(r.pass_twice))
     put("cards", n)

@@ -114,8 +114,8 @@ RULES = Block("rules", [
     ("cost", 1, "what an opened expedition owes"),
     ("bonus_cards", 1, "cards an expedition needs for the bonus"),
     ("bonus_points", 1, "the bonus"),
-    ("stall_end", 1, "stall count that ends the round: stall_limit x players (0: never)"),
-    ("turn_cap", 1, "turns after which the round is capped (0: no cap)"),
+    ("stall_end", 1, "stall count that ends the round: stall_limit x players (2**62: never)"),
+    ("turn_cap", 1, "turns after which the round is capped (2**62: no cap)"),
     ("pass_min", 1, "4 players: the hand a pass needs"),
     ("pass_twice", 1, "1 if a seat may pass on two own turns in a row"),
     ("cards", 1, "cards in the deck (physical)"),
@@ -146,8 +146,10 @@ ROUND = Block("round", [
     ("hand", SEATS * PLANES * CARD_WORDS, "[seat][copy][word]: card sets of the first and second copies held"),
     ("exp", SIDES * CARD_WORDS, "[side][word]: card set of each side's expeditions"),
     ("acc", SIDES * CARD_WORDS, "[side][word]: cards each side's expeditions accept now"),
-    ("pile", SUITS * 2, "[suit][2]: discard pile, a stack of 4-bit slot+1 entries, top lowest (two words)"),
-    ("pile_copy", SUITS, "[suit]: stack of copy bits beside the pile's entries"),
+    ("pile", (SUITS + 2) * 2, "[suit][2]: discard pile, a stack of 4-bit slot+1 entries, top lowest "
+                              "(two words); piles 6 and 7 are dummies that a turn which pushes or "
+                              "pops nothing works on, so no store and load alias by accident"),
+    ("pile_copy", SUITS + 2, "[suit]: stack of copy bits beside the pile's entries"),
     ("known", SEATS * 2 * PLANES * CARD_WORDS,
      "[holder][view][plane][word]: cards others know `holder` holds; view 0 = every other seat, "
      "1 = its partner; plane 0 = at least one copy, 1 = two"),
@@ -174,6 +176,7 @@ def _state_offsets(block, base, names):
 (S_SEAT, S_TURN, S_STALL, S_DECK_POS, S_ENDED, S_ERROR, S_PASSED, S_SIZES, S_NONEMPTY, S_FIRST,
  S_ROUND, S_TOTALS, S_HAND, S_EXP, S_ACC, S_PILE, S_PILE_COPY, S_KNOWN, S_COUNTS, S_REACHED,
  S_DEALT, S_ORDER) = _state_offsets(ROUND, _S0, ROUND.names())
+PILE_NO_PUSH, PILE_NO_POP = SUITS, SUITS + 1     # the dummy piles
 ROUND_START = _S0           # words from here on are reset by a deal (up to S_ORDER)
 
 # ---- a seat's memory: what a policy gets besides its observation --------------------
@@ -182,6 +185,9 @@ SEAT_MEM = Block("seat memory", [
     ("scratch", 28, "the policy's own words: zero when a round is dealt, kept across its turns"),
 ])
 MEM_WORDS = SEAT_MEM.size
+# one round's seat memories: every seat's, plus a pad so that rounds in flight do not sit a
+# multiple of 4 KiB apart (the CPU would see false store-to-load dependencies between them)
+SLOT_MEM_WORDS = SEATS * MEM_WORDS + 8
 M_RNG, M_SCRATCH = SEAT_MEM.at("rng", "scratch")
 
 # ---- packed words -------------------------------------------------------------------

@@ -18,7 +18,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..cards import SLOTS
-from ..rng import below  # noqa: F401  (re-exported: a policy's random numbers)
+from .streams import below  # noqa: F401  (re-exported: a policy's random numbers)
 from .bits import kth_bit, leading_zeros as _clz, lowest, offset, popcount
 from .core import expedition_score as _score
 from .core import lane_sum, suit_of as _suit_of

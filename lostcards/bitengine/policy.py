@@ -8,7 +8,9 @@ zero when a round is dealt and kept across the seat's turns.
 
 The batch loop never calls that function itself: it calls a *decider*,
 ``decide(states, mems, slots, n, params, moves)``, which decides one turn in
-each of ``n`` rounds in play (observe, then the policy, inlined).  Every
+each of ``n`` rounds in play (observe, then the policy, inlined) into
+``moves``; the batch loop then checks and applies them in a second pass (two
+short passes overlap better in the CPU than one long one).  Every
 decider has the one first-class type ``DecideType``, so the batch loop is
 compiled once and cached for all policies; ``decider(kernel)`` writes the
 decider of a policy as a small module in numba's cache folder (so it is cached
@@ -43,7 +45,7 @@ from numba import njit
 
 from lostcards.bitengine.bits import offset
 from lostcards.bitengine.core import observe_as
-from lostcards.bitengine.layout import MEM_WORDS, R_SIMPLE, S_SEAT, SEATS, STATE_WORDS
+from lostcards.bitengine.layout import MEM_WORDS, R_SIMPLE, S_SEAT, SLOT_MEM_WORDS, STATE_WORDS
 from lostcards.bitengine.policy import DECIDE_SIG
 {import_line}
 
@@ -58,15 +60,17 @@ def decide(states, mems, slots, n, params, moves):
             s = slots[i]
             st = offset(states, s * STATE_WORDS)
             seat = st[S_SEAT]
-            moves[s] = policy(observe_as(st, seat, True), params,
-                              offset(mems, (s * SEATS + seat) * MEM_WORDS))
+            m = policy(observe_as(st, seat, True), params,
+                       offset(mems, s * SLOT_MEM_WORDS + seat * MEM_WORDS))
+            moves[s] = m
     else:
         for i in range(n):
             s = slots[i]
             st = offset(states, s * STATE_WORDS)
             seat = st[S_SEAT]
-            moves[s] = policy(observe_as(st, seat, False), params,
-                              offset(mems, (s * SEATS + seat) * MEM_WORDS))
+            m = policy(observe_as(st, seat, False), params,
+                       offset(mems, s * SLOT_MEM_WORDS + seat * MEM_WORDS))
+            moves[s] = m
 '''
 
 _DECIDERS: dict = {}

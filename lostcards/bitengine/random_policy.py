@@ -9,7 +9,7 @@ selects, not branches: a random hand makes branches unpredictable.
 """
 from numba import njit
 
-from ..rng import below
+from .streams import below
 from .bits import choose, kth_bit, opaque, popcount
 from .moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
 from .observation import (can_pass, count, hand_cards, hand_doubles, kth_of_hand, legal_plays,
