@@ -111,12 +111,14 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b,
     states_a = np.zeros(k * STATE_WORDS, np.int64)
     mems_a = np.zeros(k * SLOT_MEM_WORDS, np.uint64)
     moves_a = np.zeros(k, np.int64)
-    lists_a = np.zeros(4 * k, np.int64)
+    list_a = np.zeros(k, np.int64)
+    join_a = np.zeros(k, np.int64)
     rows_a = np.zeros(k, np.int64)
     states = ptr(states_a)
     mems = ptr(mems_a)
     moves = ptr(moves_a)
-    lists = ptr(lists_a)
+    slots = ptr(list_a)
+    join = ptr(join_a)
     rows = ptr(rows_a)
     p_rb = ptr(rb)
     p_round = ptr(out_round)
@@ -129,12 +131,11 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b,
     p_err = ptr(errors)
     p_ids = ptr(ids)
     by_id = ids.shape[0] > 0
-    # lists: [A now | B now | A next | B next], k words each
-    la = lists
-    lb = offset(lists, k)
-    na = _I(0)
-    nb = _I(0)
+    # Every round in the list has a seat of side `step & 1` to move (solitaire: side 0), so a
+    # step is one decider call; a round dealt with the other side to move waits a step.
+    # join[s]: the step at which slot s plays next (-1: no round left for it).
     nxt = row0
+    live = k
     for s in range(k):
         st = offset(states, s * STATE_WORDS)
         load_rules(st, p_rb)
@@ -142,25 +143,30 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b,
         deal(st, offset(mems, s * SLOT_MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
         rows[s] = nxt
         nxt += 1
-        if st[S_SEAT] & 1:
-            lb[nb] = s
-            nb += 1
-        else:
-            la[na] = s
-            na += 1
-    flip = 0
-    while na + nb > 0:
-        if na > 0:
-            dec_a(states, mems, la, na, pp_a, moves)
-        if nb > 0:
-            dec_b(states, mems, lb, nb, pp_b, moves)
-        flip ^= 1
-        la2 = offset(lists, 2 * k * flip)
-        lb2 = offset(lists, 2 * k * flip + k)
-        ma = _I(0)
-        mb = _I(0)
-        for i in range(na + nb):
-            s = la[i] if i < na else lb[i - na]
+        join[s] = st[S_SEAT] & 1 if players > 1 else 0
+    step = _I(0)
+    n_list = _I(0)
+    rebuild = _I(0)                      # the step at which the list must be built again
+    while live > 0:
+        if step >= rebuild:
+            n_list = 0
+            rebuild = _I(1) << 62
+            for s in range(k):
+                j = join[s]
+                if j >= 0:
+                    if j <= step:
+                        slots[n_list] = s
+                        n_list += 1
+                    elif j < rebuild:
+                        rebuild = j
+        side = step & 1 if players > 1 else 0
+        if n_list > 0:
+            if side == 0:
+                dec_a(states, mems, slots, n_list, pp_a, moves)
+            else:
+                dec_b(states, mems, slots, n_list, pp_b, moves)
+        for i in range(n_list):
+            s = slots[i]
             st = offset(states, s * STATE_WORDS)
             m = moves[s]
             if logging:
@@ -179,21 +185,20 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b,
                     _results(st, row, p_round, p_seat, p_suit, p_side)
                 if logging:
                     _log_end(st, row, cap, n_cards, p_log, p_order, p_pid, p_err)
+                rebuild = step + 1
                 if nxt >= row1:
+                    join[s] = -1
+                    live -= 1
                     continue
                 r = p_ids[nxt] if by_id else start + nxt
                 deal(st, offset(mems, s * SLOT_MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
                 rows[s] = nxt
                 nxt += 1
-            odd = st[S_SEAT] & 1             # side of the seat to move, without a branch
-            la2[ma] = s
-            lb2[mb] = s
-            mb += odd
-            ma += 1 - odd
-        la = la2
-        lb = lb2
-        na = ma
-        nb = mb
+                t = step + 1
+                if players > 1 and (t & 1) != (st[S_SEAT] & 1):
+                    t += 1
+                join[s] = t
+        step += 1
 
 
 @njit(cache=True, inline="always")

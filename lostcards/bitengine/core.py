@@ -114,6 +114,21 @@ def _lane_table():
 LANE_TABLE = _lane_table()
 
 
+def _closes():
+    """[card] -> the bits of its word that a number laid on an expedition closes: its slot and
+    every slot below it in its suit (investments included); 0 for an investment."""
+    t = np.zeros(72, np.int64)
+    for c in range(72):
+        suit, slot = divmod(c, SLOTS)
+        if slot >= 3:
+            base = SLOTS * suit - (HI_BASE if suit >= 5 else 0)
+            t[c] = np.int64(((1 << (base + slot + 1)) - (1 << base)) & ((1 << 63) - 1))
+    return t
+
+
+_CLOSES = _closes()
+
+
 @njit(cache=True, inline="always")
 def lane_cards(lane):
     return _I(LANE_TABLE[lane & LANE]) & 15
@@ -308,20 +323,19 @@ def _play_ok(st, seat, m, fast):
     such branches unpredictable); _play_error names the rule when it is not.  `fast`: the
     ruleset is simple (R_SIMPLE), a constant after inlining."""
     valid, c, w, b, suit, slot, disc, draw = _decoded(m, fast)
-    if fast:
-        held = _I((st[_hand(seat, 0, 0)] & b) != 0)
-    else:
-        held = _I(((st[_hand(seat, 0, w)] | st[_hand(seat, 1, w)]) & b) != 0)
-    fits = disc | _I((st[S_ACC + 2 * (seat & 1) + w] & b) != 0)
-    ds = (draw - 1) & 7
-    deck = _I(draw == DRAW_DECK) & _I(deck_left(st) > 0)
+    hand = st[_hand(seat, 0, w)]
+    if not fast:
+        hand |= st[_hand(seat, 1, w)]
+    # held, and taken by the expedition unless it is discarded
+    placed = (hand & (st[S_ACC + 2 * (seat & 1) + w] | -disc)) & b
+    # every legal `draw` as a bit: 0 the deck, 1 + s pile s (not the one discarded onto),
+    # 7 nothing (solitaire)
+    left = _I(deck_left(st) > 0)
     if st[R_PLAYERS] > 1:
-        pile = (_I(draw >= 1) & _I(ds < st[R_SUITS]) & (st[S_NONEMPTY] >> ds)
-                & (_I(ds != suit) | (1 - disc)))
-        drawn = deck | pile
+        allowed = (left | ((st[S_NONEMPTY] & 63) << 1)) & ~(disc << (suit + 1))
     else:
-        drawn = deck | _I(draw == DRAW_NONE)
-    return valid & held & fits & drawn & 1
+        allowed = left | (1 << DRAW_NONE)
+    return valid & _I(placed != 0) & (allowed >> draw) & 1
 
 
 @njit(cache=True)
@@ -422,20 +436,18 @@ def _do_play(st, seat, m, fast):
     me = disc - 1
     side = seat & 1
     st[S_EXP + 2 * side + w] |= b & me
-    low = _I(1) << (SLOTS * suit if fast else lane_shift(suit))
-    st[S_ACC + 2 * side + w] &= ~(((b << 1) - low) & -_I(slot >= 3) & me)
-    # a discard goes onto its pile (solitaire: out of the game); piles are stacks of slot + 1
+    st[S_ACC + 2 * side + w] &= ~(_CLOSES[card] & me)
+    # a discard goes onto its pile (solitaire: out of the game); piles are stacks of slot + 1.
+    # A turn that pushes or pops nothing works on a dummy pile, so there is no select
     push = disc & _I(players > 1)
     mp = -push
     ps = (suit & mp) | (PILE_NO_PUSH & ~mp)
     i = S_PILE + 2 * ps
     lo = st[i]
-    st[i] = lo ^ ((lo ^ ((lo << 4) | (slot + 1))) & mp)
+    st[i] = (lo << 4) | (slot + 1)
     if not fast:                        # a simple ruleset's piles never pass 12 cards
-        hi = st[i + 1]
-        st[i + 1] = hi ^ ((hi ^ ((hi << 4) | ((lo >> 60) & 15))) & mp)
-        cw = st[S_PILE_COPY + ps]
-        st[S_PILE_COPY + ps] = cw ^ ((cw ^ ((cw << 1) | copy)) & mp)
+        st[i + 1] = (st[i + 1] << 4) | ((lo >> 60) & 15)
+        st[S_PILE_COPY + ps] = (st[S_PILE_COPY + ps] << 1) | copy
     # the draw: off a pile, off the deck, or nothing (solitaire once the deck is gone)
     pos = st[S_DECK_POS]
     from_pile = _I((draw >= 1) & (draw <= 6))
@@ -445,18 +457,16 @@ def _do_play(st, seat, m, fast):
     j = S_PILE + 2 * ds
     plo = st[j]
     pslot = (plo & 15) - 1
-    if fast:
-        nlo = (plo >> 4) & 0x0FFFFFFFFFFFFFFF
-    else:
-        phi = st[j + 1]
-        nlo = ((plo >> 4) & 0x0FFFFFFFFFFFFFFF) | ((phi & 15) << 60)
-        st[j + 1] = phi ^ ((phi ^ (phi >> 4)) & mpl)
-    st[j] = plo ^ ((plo ^ nlo) & mpl)
+    nlo = (plo >> 4) & 0x0FFFFFFFFFFFFFFF
     pcw = _I(0)
     if not fast:
+        phi = st[j + 1]
+        nlo |= (phi & 15) << 60
+        st[j + 1] = phi >> 4
         pcw = st[S_PILE_COPY + ds]
-        st[S_PILE_COPY + ds] = pcw ^ ((pcw ^ (pcw >> 1)) & mpl)
-    st[S_NONEMPTY] = (st[S_NONEMPTY] | (push << suit)) & ~((from_pile & _I(nlo == 0)) << ds) & 63
+        st[S_PILE_COPY + ds] = pcw >> 1
+    st[j] = nlo
+    st[S_NONEMPTY] = (st[S_NONEMPTY] | (push << suit)) & ~(_I(nlo == 0) << ds) & 63
     e = _I(as_bytes(offset(st, S_ORDER))[pos])     # bytes past the deck are card 0
     new = ((SLOTS * ds + pslot) & mpl) | ((e & 127) & ~mpl)
     drew = from_pile | from_deck
