@@ -165,6 +165,20 @@ def as_u64(typingctx, p):
     return rt(p), codegen
 
 
+@intrinsic
+def stack_u64(typingctx, n):
+    """A pointer to `n` (a constant) uint64 words on the stack: scratch that LLVM knows nothing
+    else points to, so it keeps them in registers (a random stream inside a loop)."""
+    if not isinstance(n, types.IntegerLiteral):
+        return None
+    count = n.literal_value
+    rt = types.CPointer(types.uint64)
+
+    def codegen(context, builder, sig, args):
+        return cgutils.alloca_once(builder, ir.IntType(64), size=count)
+    return rt(n), codegen
+
+
 @njit(cache=True, inline="always")
 def copy_words(dst, src, n):
     """dst[0:n] = src[0:n] (int64 pointers)."""

@@ -34,7 +34,7 @@ from numba import njit, types
 
 from ..cards import SLOTS, deck_codes
 from .streams import below, seed_stream
-from .bits import as_bytes, as_u64, offset, popcount
+from .bits import as_bytes, as_u64, offset, popcount, stack_u64
 from .layout import (INFO, OBS_RULES, OBS_RULES2, PILE_NO_POP, PILE_NO_PUSH, ROUND_START, RULES, R_ALL, R_ASIDE, R_BONUS_CARDS,
                      R_BONUS_POINTS, R_CANON, R_CARDS, R_COST, R_DOUBLES, R_HAND_SIZE, R_NUMBERS,
                      R_OBS_RULES, R_PASS_MIN, R_PASS_TWICE, R_PLAYERS, R_SIMPLE, R_STALL_END, R_SUITS,
@@ -532,20 +532,46 @@ def apply(st, m):
 @njit(cache=True, inline="always")
 def apply_as(st, m, fast):
     """apply(); `fast` must be st[R_SIMPLE] != 0 (a constant after inlining)."""
-    err = check_as(st, m, fast)
-    if err != 0:
-        if not ended(st):
-            st[S_ERROR] = err
-            st[S_ENDED] = END_ILLEGAL
-        return err
     seat = st[S_SEAT]
+    if fast:
+        # a simple ruleset has no passes: a legal move is a play with no other bit set, and
+        # one test (one branch, always taken) lets it through; anything else is named below
+        if ((m >> 12) == 0) & (st[S_ENDED] == END_NONE) & (_play_ok(st, seat, m, True) != 0):
+            _do_play(st, seat, m, True)
+            if st[S_ENDED] == END_NONE:
+                _next_seat(st)
+            return 0
+        return _refuse(st, m)
+    err = check_as(st, m, False)
+    if err != 0:
+        return _refuse(st, m)
     if is_pass(m):
         _do_pass(st, seat, m)
     else:
-        _do_play(st, seat, m, fast)
+        _do_play(st, seat, m, False)
     if st[S_ENDED] == END_NONE:
         _next_seat(st)
     return 0
+
+
+@njit(cache=True)
+def _refuse(st, m):
+    """An illegal move: the round stops with its code (nothing else changes); returns it.
+    (The general check has the last word: a move the fast test refused that it allows is
+    played the general way.)"""
+    err = check_as(st, m, False)
+    if err == 0:
+        if is_pass(m):
+            _do_pass(st, st[S_SEAT], m)
+        else:
+            _do_play(st, st[S_SEAT], m, False)
+        if st[S_ENDED] == END_NONE:
+            _next_seat(st)
+        return 0
+    if not ended(st):
+        st[S_ERROR] = err
+        st[S_ENDED] = END_ILLEGAL
+    return err
 
 
 # ---- building a state -------------------------------------------------------------------------
@@ -595,7 +621,7 @@ def deal(st, mem, seed, round_index, first, totals):
         order[i] = canon[i]
     for i in range(players * MEM_WORDS):
         mem[i] = 0
-    r = offset(mem, M_RNG)              # seat 0's words hold the deal's stream for a moment
+    r = stack_u64(4)                    # the deal's stream: on the stack, so in registers
     seed_stream(r, seed, round_index, 0)
     for i in range(n - 1, 0, -1):
         j = below(r, i + 1)
@@ -604,12 +630,22 @@ def deal(st, mem, seed, round_index, first, totals):
         order[j] = t
     h = st[R_HAND_SIZE]
     pos = st[R_ASIDE]
+    simple = st[R_SIMPLE] != 0
     for seat in range(players):
-        for k in range(h):
-            e = _I(order[pos])
-            pos += 1
-            _add(st, seat, e & 127, e >> 7)
-            st[_dealt(seat, e >> 7, card_word(e & 127))] |= card_bit(e & 127)
+        if simple:                      # one word, first copies only: build it in a register
+            hand = _I(0)
+            for k in range(h):
+                hand |= _I(1) << _I(order[pos + k])
+            st[_hand(seat, 0, 0)] = hand
+            st[_reached(seat, 0, 0)] = hand
+            st[_dealt(seat, 0, 0)] = hand
+            pos += h
+        else:
+            for k in range(h):
+                e = _I(order[pos])
+                pos += 1
+                _add(st, seat, e & 127, e >> 7)
+                st[_dealt(seat, e >> 7, card_word(e & 127))] |= card_bit(e & 127)
         seed_stream(offset(mem, seat * MEM_WORDS + M_RNG), seed, round_index, 1 + seat)
     st[S_DECK_POS] = pos
     st[S_SEAT] = first
