@@ -1,8 +1,21 @@
 """depth-bonus: six cards pay 20; reachable in anything you commit to; depth is the thing to play for."""
 import numpy as np
 
-from lostcards.claims import (index, BOTS, Claim, Result, Row, at_least, color, est_cluster_mean, est_mean, fmt_est,
-                              interval_bars, new_figure, says)
+from lostcards.analysis.claims import (
+    BOTS,
+    Claim,
+    Result,
+    Row,
+    at_least,
+    color,
+    est_cluster_mean,
+    est_mean,
+    fmt_est,
+    index,
+    interval_bars,
+    new_figure,
+    says,
+)
 
 CLAIM = Claim(
     id="depth-bonus",
@@ -63,7 +76,7 @@ def measure(ctx):
     a.legend(fontsize=8)
     a = ax[0, 1]
     bs = [lengths[s][1] for s in specs]
-    from lostcards.claims import Est
+    from lostcards.analysis.claims import Est
     pct = [Est(100 * e.estimate, 100 * e.ci_low, 100 * e.ci_high, e.n) for e in bs]
     interval_bars(a, specs, pct, [color(s) for s in specs], ref=50, ref_label="the tip: reachable (≥ 50%)",
                   unit="% of opened expeditions with 6+ cards (95% interval)")

@@ -1,8 +1,20 @@
 """discards-feed-opponent: a 9 thrown into an expedition the opponent has started is a 9 handed over."""
 import numpy as np
 
-from lostcards.claims import (index, BOTS, Claim, Result, Row, at_least, band_plot, est_cluster_diff,
-                              est_cluster_mean, est_ratio, fmt_est, new_figure)
+from lostcards.analysis.claims import (
+    BOTS,
+    Claim,
+    Result,
+    Row,
+    at_least,
+    band_plot,
+    est_cluster_diff,
+    est_cluster_mean,
+    est_ratio,
+    fmt_est,
+    index,
+    new_figure,
+)
 
 CLAIM = Claim(
     id="discards-feed-opponent",
@@ -100,7 +112,7 @@ def measure(ctx):
     df = by.get(ex + "/laid_share_started_minus_not_started")
     lss = by.get(ctx.search_spec + "/laid_share_high_into_started")
     shares = {s: 100 * (res[s][4]["started"] & (res[s][3].value.to_numpy() >= 8)).mean() for s in specs}
-    summary = (f"A high number thrown into an expedition the opponent has started ends there "
+    summary = ("A high number thrown into an expedition the opponent has started ends there "
                + (f"{100 * ls.est.estimate:.0f}% of the time for expert" if ls else "often")
                + (f" ({100 * lss.est.estimate:.0f}% for search)" if lss else "")
                + (f", handing over {pv.est.estimate:.2f} of its face value on average" if pv else "")

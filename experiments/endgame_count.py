@@ -1,6 +1,17 @@
 """endgame-count: at the end, play what scores now; count the plays left."""
-from lostcards.claims import (Claim, Result, Row, at_least, color, est_cluster_mean, est_mean, fmt_est,
-                              interval_bars, new_figure, says)
+from lostcards.analysis.claims import (
+    Claim,
+    Result,
+    Row,
+    at_least,
+    color,
+    est_cluster_mean,
+    est_mean,
+    fmt_est,
+    interval_bars,
+    new_figure,
+    says,
+)
 
 CLAIM = Claim(
     id="endgame-count",
@@ -77,8 +88,8 @@ def measure(ctx):
            "for later, and only its endgame count turns them into points; a player who saves cards the same "
            "way must count as carefully. " if saved.estimate > 5 else "")
         + "Readers should hear it as: from about six plays before the end (the deck divided by the "
-        f"players), stop saving; lay the high cards that fit rather than wait for the low ones, and make the "
-        f"last play the one that adds most.")
+        "players), stop saving; lay the high cards that fit rather than wait for the low ones, and make the "
+        "last play the one that adds most.")
     details = ("| policy | playable points left in hand | playable cards left | all number points in hand "
                "|\n|---|---|---|---|\n" +
                "\n".join(f"| {s} | {fmt_est(v[0])} | {fmt_est(v[1])} | {fmt_est(v[2])} |"

@@ -1,8 +1,23 @@
 """expedition-cost: an expedition starts 20 down; the first card is the decision, not the fifth."""
 import numpy as np
 
-from lostcards.claims import (index, BOTS, Claim, Result, Row, at_least, at_most, band_plot, binned, color,
-                              est_cluster_diff, est_cluster_mean, fmt_est, new_figure, ref_line)
+from lostcards.analysis.claims import (
+    BOTS,
+    Claim,
+    Result,
+    Row,
+    at_least,
+    at_most,
+    band_plot,
+    binned,
+    color,
+    est_cluster_diff,
+    est_cluster_mean,
+    fmt_est,
+    index,
+    new_figure,
+    ref_line,
+)
 
 CLAIM = Claim(
     id="expedition-cost",

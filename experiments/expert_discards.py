@@ -1,8 +1,22 @@
 """expert-discards: the Expert bot discards about 9 times a round, over 40% of its plays."""
 import numpy as np
 
-from lostcards.claims import (index, BOTS, Claim, Est, Result, Row, about, at_least, color, est_cluster_mean, est_ratio, fmt_est,
-                              interval_bars, new_figure, ref_line)
+from lostcards.analysis.claims import (
+    BOTS,
+    Claim,
+    Est,
+    Result,
+    Row,
+    about,
+    at_least,
+    color,
+    est_cluster_mean,
+    est_ratio,
+    index,
+    interval_bars,
+    new_figure,
+    ref_line,
+)
 
 CLAIM = Claim(
     id="expert-discards",

@@ -2,10 +2,26 @@
 import numpy as np
 import pandas as pd
 
-from lostcards.analysis import TIP_INVEST
+from lostcards.analysis.claims import (
+    Claim,
+    Result,
+    Row,
+    at_least,
+    at_most,
+    band_plot,
+    binned,
+    color,
+    est_cluster_mean,
+    est_mean,
+    fmt_est,
+    index,
+    interval_bars,
+    new_figure,
+    ref_line,
+    says,
+)
+from lostcards.analysis.movelog import TIP_INVEST
 from lostcards.policies.expert import EXPERT
-from lostcards.claims import (index, Claim, Result, Row, at_least, at_most, band_plot, binned, color, est_cluster_mean,
-                              est_mean, fmt_est, interval_bars, new_figure, ref_line, says)
 
 CLAIM = Claim(
     id="investment-timing",

@@ -1,9 +1,19 @@
 """play-low-early: low cards are playable only early; play them early or lose them."""
 import numpy as np
 
-from lostcards.analysis import DEALT, DISCARDED, LAID, STRANDED
-from lostcards.claims import (index, BOTS, Claim, Result, Row, at_least, band_plot, est_cluster_diff,
-                              est_cluster_mean, new_figure)
+from lostcards.analysis.claims import (
+    BOTS,
+    Claim,
+    Result,
+    Row,
+    at_least,
+    band_plot,
+    est_cluster_diff,
+    est_cluster_mean,
+    index,
+    new_figure,
+)
+from lostcards.analysis.movelog import DEALT, DISCARDED, LAID, STRANDED
 
 CLAIM = Claim(
     id="play-low-early",

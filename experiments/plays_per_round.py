@@ -1,8 +1,22 @@
 """plays-per-round: how many plays a seat gets, and what a pile draw adds."""
 import numpy as np
 
-from lostcards.claims import (index, BOTS, Claim, Result, Row, about, band_plot, color, est_cluster_mean, exactly,
-                              new_figure, ols_clustered, ref_line, interval_bars)
+from lostcards.analysis.claims import (
+    BOTS,
+    Claim,
+    Result,
+    Row,
+    about,
+    band_plot,
+    color,
+    est_cluster_mean,
+    exactly,
+    index,
+    interval_bars,
+    new_figure,
+    ols_clustered,
+    ref_line,
+)
 
 CLAIM = Claim(
     id="plays-per-round",
@@ -29,7 +43,6 @@ CLAIM = Claim(
 
 def measure(ctx):
     rows = []
-    pols = [ctx.spec(p) for p in BOTS]
     dists = {}
     fits = {}
     for p in BOTS:
@@ -83,7 +96,7 @@ def measure(ctx):
     for spec, (rt, fit) in fits.items():
         x = rt.pile_draws.to_numpy()
         edges = np.unique(np.concatenate([np.arange(0, x.max() + 3, 3)]))
-        from lostcards.claims import binned
+        from lostcards.analysis.claims import binned
         cs, es = binned(x, rt.turns, rt.cluster, edges)
         band_plot(a, cs, es, color(spec), f"{spec}: {fit.intercept.estimate:.1f} + "
                                           f"{fit.slope.estimate:.2f} × draws")
@@ -96,7 +109,7 @@ def measure(ctx):
     a.set_title("Each pile draw adds a turn")
     a.legend(fontsize=7)
     a = ax[0, 2]
-    labels, ests, cols, refs = [], [], [], []
+    labels, ests, cols = [], [], []
     for p in ("random", "greedy", "expert"):
         labels += [f"{p}: per partner (4p)", f"{p}: per team (4p)", f"{p}: solitaire"]
         ests += [four[p][0], four[p][1], solo[p]]

@@ -1,8 +1,23 @@
 """reach-22-plus-60: the numbers of a suit that reach a hand, against what the deal gave."""
 import numpy as np
 
-from lostcards.claims import (index, BOTS, Claim, Result, Row, about, band_plot, between, binned, color,
-                              est_cluster_mean, fmt_est, new_figure, ols_clustered, ref_line)
+from lostcards.analysis.claims import (
+    BOTS,
+    Claim,
+    Result,
+    Row,
+    about,
+    band_plot,
+    between,
+    binned,
+    color,
+    est_cluster_mean,
+    fmt_est,
+    index,
+    new_figure,
+    ols_clustered,
+    ref_line,
+)
 
 CLAIM = Claim(
     id="reach-22-plus-60",

@@ -1,8 +1,18 @@
 """safe-discard: the safe throw is a number both sides have already played past."""
 import numpy as np
 
-from lostcards.claims import (index, BOTS, Claim, Result, Row, at_least, color, est_cluster_mean, exactly, fmt_est,
-                              new_figure)
+from lostcards.analysis.claims import (
+    BOTS,
+    Claim,
+    Result,
+    Row,
+    at_least,
+    color,
+    est_cluster_mean,
+    exactly,
+    fmt_est,
+    new_figure,
+)
 
 CLAIM = Claim(
     id="safe-discard",
@@ -80,12 +90,8 @@ def measure(ctx):
         a.legend(fontsize=8)
     fig.tight_layout()
 
-    by = index(rows)
     ex = res["expert"]
     se = res.get(ctx.search_spec)
-    unsafe = [by[k] for k in ("expert/opp_points_dead_for_discarder_only", "expert/opp_points_alive_for_both")
-              if k in by]
-    holds = all(r.verdict == "holds" for r in unsafe)
     summary = (f"A number both sides have played past hands over nothing; "
                f"one only the discarder has played past hands expert's opponent "
                f"{ex['dead_for_discarder_only'][2].estimate:.2f} points per throw, one alive for both "

@@ -8,9 +8,9 @@ Strength: duplicate deals (the same rounds with the seats swapped) and the
 import numpy as np
 import pytest
 
-from lostcards import runner
 from lostcards.policies import resolve
-from lostcards.ruleset import rules
+from lostcards.rules.ruleset import rules
+from lostcards.run import runner
 
 PRESETS = ("expeditions", "lost-cities")
 PLAYERS = (1, 2, 4)

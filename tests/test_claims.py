@@ -7,17 +7,30 @@ import pytest
 from click.testing import CliRunner
 
 from lostcards import rules
-from lostcards.analysis import logged_rounds, walk
-from lostcards.claims import (FAILS, HOLDS, ROUGHLY, about, at_least, claims, est_cluster_mean, est_ratio,
-                              exactly, load_experiments, ols_clustered, verdict)
-from lostcards.runner import play, record_of, records
-from lostcards.cards import deck_codes
+from lostcards.analysis.claims import (
+    FAILS,
+    HOLDS,
+    ROUGHLY,
+    about,
+    at_least,
+    est_cluster_mean,
+    est_ratio,
+    exactly,
+    load_experiments,
+    ols_clustered,
+    verdict,
+)
+from lostcards.analysis.movelog import logged_rounds, walk
+from lostcards.cli import main
+from lostcards.rules.cards import deck_codes
+from lostcards.run.runner import play, record_of
+from lostcards.run.runner import play_records as records
 
 
 @pytest.fixture(scope="module")
 def quick(tmp_path_factory):
     out = tmp_path_factory.mktemp("claims")
-    res = CliRunner().invoke(claims, ["--quick", "--out", str(out)], catch_exceptions=False)
+    res = CliRunner().invoke(main, ["claims", "--quick", "--out", str(out)], catch_exceptions=False)
     assert res.exit_code == 0, res.output
     return out
 
@@ -57,10 +70,10 @@ def test_every_claim_has_rows_a_figure_and_a_section(quick):
 
 
 def test_one_claim_by_id_and_unknown_ids(tmp_path):
-    res = CliRunner().invoke(claims, ["plays-per-round", "--quick", "--out", str(tmp_path)])
+    res = CliRunner().invoke(main, ["claims", "plays-per-round", "--quick", "--out", str(tmp_path)])
     assert res.exit_code == 0, res.output
     assert set(pd.read_csv(tmp_path / "claims.csv").claim) == {"plays-per-round"}
-    bad = CliRunner().invoke(claims, ["no-such-tip", "--quick", "--out", str(tmp_path)])
+    bad = CliRunner().invoke(main, ["claims", "no-such-tip", "--quick", "--out", str(tmp_path)])
     assert bad.exit_code != 0 and "unknown claim" in bad.output
 
 

@@ -10,9 +10,12 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lostcards.replay import replay_record
-from lostcards.ruleset import RulesError, rules
-from lostcards.runner import play, records
+from lostcards.errors import RulesError
+from lostcards.records.replay import replay_record
+from lostcards.rules.outcome import Ending
+from lostcards.rules.ruleset import rules
+from lostcards.run.runner import play
+from lostcards.run.runner import play_records as records
 
 PRESETS = st.sampled_from(["expeditions", "lost-cities"])
 
@@ -51,7 +54,7 @@ def test_every_record_replays_to_the_batch_results(r, seed, start):
         assert v["ok"], v
         assert v["turns"] == b.round_info[i, 1]
         assert v["scores"] == list(b.round_info[i, 3:3 + r.sides])
-        assert v["ended_by"] == ["deck", "stall", "hand-empty", "capped"][b.round_info[i, 2]]
+        assert v["ended_by"] == Ending.of_code(b.round_info[i, 2])
 
 
 @settings(max_examples=30, deadline=None)

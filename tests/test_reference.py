@@ -3,15 +3,19 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from lostcards.cards import deck_codes, format_card, is_investment, parse_card, suit_of, value_of
+from lostcards.errors import IllegalMove
 from lostcards.policies.py_random import random_policy
-from lostcards.reference import (IllegalMove, Observation, Pass, Play, Round, deal, play_round,
-                                 score_expedition)
-from lostcards.replay import replay_record
-from lostcards.rng import Stream
-from lostcards.ruleset import rules
+from lostcards.records.replay import replay_record
+from lostcards.reference.moves import Pass, Play
+from lostcards.reference.observation import Observation
+from lostcards.reference.round import Round, deal, play_round
+from lostcards.rules.cards import deck_codes, format_card, is_investment, parse_card, suit_of, value_of
+from lostcards.rules.ruleset import rules
+from lostcards.rules.scoring import score_expedition
+from lostcards.rules.streams import Stream
 
 EXP = rules("expeditions")
 CONFIGS = [(preset, p) for preset in ("expeditions", "lost-cities") for p in (1, 2, 4)]

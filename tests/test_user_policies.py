@@ -1,13 +1,13 @@
 """A user's policies, written outside the package, play by import path with no change to lostcards."""
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from lostcards.cli import main
-from lostcards.policies import PolicyError, resolve
-from lostcards.runner import play
+from lostcards.errors import PolicyError
+from lostcards.policies import resolve
+from lostcards.run.runner import play
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -19,7 +19,7 @@ def examples_on_path(monkeypatch):
 
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_numba_user_policy_plays_by_import_path(players):
-    from lostcards.ruleset import rules
+    from lostcards.rules.ruleset import rules
     b = play(rules("expeditions", players=players), "examples.cautious:cautious", "random",
              rounds=2000, seed=3)
     assert b.n == 2000

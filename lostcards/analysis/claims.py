@@ -45,12 +45,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-import click
 import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from .stats import Estimate, mean_ci, share_ci
+from lostcards.analysis.stats import Estimate, mean_ci, share_ci
+from lostcards.errors import ClaimsError
+from lostcards.rules.outcome import FINISHED
 
 HOLDS, ROUGHLY, FAILS = "holds", "roughly", "does not hold"
 VERDICTS = (HOLDS, ROUGHLY, FAILS)
@@ -353,7 +354,7 @@ class Context:
         return self.spec("search")
 
     def rules(self, players: int = 2, preset: str = "expeditions"):
-        from .ruleset import rules as make_rules
+        from lostcards.rules.ruleset import rules as make_rules
         return make_rules(preset, players=players)
 
     def _cached(self, key, make):
@@ -368,7 +369,7 @@ class Context:
     # -- batches (per-round statistics) --------------------------------------
     def batch(self, policy: str, players: int = 2, rounds: int | None = None):
         """Self-play (every seat plays `policy`) of rounds 0..n-1 of the run's seed."""
-        from .runner import play
+        from lostcards.run.runner import play
         if rounds is None:
             rounds = {1: self.sizes.rounds_1p, 2: self.sizes.rounds, 4: self.sizes.rounds_4p}[players]
         spec = self.spec(policy)
@@ -382,8 +383,8 @@ class Context:
     def pair(self, a, b, deals: int | None = None) -> pd.DataFrame:
         """Duplicate deals: `a` against `b` (specs or Policy objects) on rounds 0..n-1, each played twice
         with the seats swapped.  One row per deal; `margin` = a's points minus b's, averaged over the two games."""
-        from .policies import resolve
-        from .tournament import play_pair
+        from lostcards.analysis.tournament import play_pair
+        from lostcards.policies import resolve
         deals = deals or self.sizes.deals
         sa, sb = resolve(a).spec, resolve(b).spec
         key = ("pair", sa, sb, deals)
@@ -407,7 +408,7 @@ class Context:
         key = ("facts", spec, self.sizes.records)
 
         def make():
-            from .analysis import logged_rounds, walk
+            from lostcards.analysis.movelog import logged_rounds, walk
             lg = logged_rounds(self.rules(2), spec, spec, range(self.sizes.records), seed=self.seed)
             f = walk(lg)
             for t in f.values():
@@ -425,7 +426,7 @@ class Context:
         key = ("search-games", spec, n)
 
         def make():
-            from .analysis import logged_rounds, walk
+            from lostcards.analysis.movelog import logged_rounds, walk
             out = []
             for game, (a, b) in enumerate(((spec, "expert"), ("expert", spec))):
                 self.say(f"  search: game {game + 1} of 2 on {n} deals ({a} vs {b}) ...")
@@ -481,7 +482,6 @@ class Context:
         key = ("round-table", self.spec(policy))
 
         def make():
-            from .engine import ENDED
             if policy == "search":
                 r = self._search_games()["rounds"].copy()
                 r["cluster"] = r["round"]
@@ -489,7 +489,7 @@ class Context:
             b = self.batch(policy)
             return pd.DataFrame({"round": np.arange(b.start, b.start + b.n),
                                  "turns": b.round_info[:, 1], "pile_draws": b.seats[:, :, 3].sum(1),
-                                 "ended_by": np.array(ENDED)[b.round_info[:, 2]],
+                                 "ended_by": np.array([e.value for e in FINISHED])[b.round_info[:, 2]],
                                  "cluster": np.arange(b.start, b.start + b.n)})
         return self._cached(key, make)
 
@@ -625,10 +625,13 @@ def band_plot(ax, xs, ests, col, label, marker="o"):
 # ---------------------------------------------------------------------------
 
 def experiments_dir() -> Path:
-    here = Path(__file__).resolve().parent.parent / "experiments"
-    if here.is_dir():
-        return here
-    return Path.cwd() / "experiments"
+    """The experiments folder: the installed ``lostcards.experiments`` package (``experiments/`` of the source tree)."""
+    try:
+        import lostcards.experiments as ex
+        return Path(list(ex.__path__)[0])
+    except ImportError:         # a source tree on sys.path without the install's package mapping
+        here = Path(__file__).resolve().parents[2] / "experiments"
+        return here if here.is_dir() else Path.cwd() / "experiments"
 
 
 def load_experiments(directory: Path | None = None) -> dict:
@@ -751,7 +754,8 @@ def markdown(claims: list, results: dict, ctx: Context, seconds: float, command:
     if ctx.quick:
         budget = "a token budget: the quick run only exercises the code"
     else:
-        budget = ("half the search bot's default of 128, to fit the time budget; in a trial before this run, on 60 duplicate deals against "
+        budget = ("half the search bot's default of 128, to fit the time budget; in a trial before this run, "
+                  "on 60 duplicate deals against "
                   "`expert` per budget, 32 was not clearly stronger than `expert`, 64 was, and 128 did no "
                   "better than 64")
     sline = (f"- `{ctx.search_spec}`: Monte Carlo search over the hidden cards with expert play-outs, at "
@@ -812,10 +816,10 @@ def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, direct
     say = say or (lambda *_: None)
     mods = load_experiments(directory)
     if not mods:
-        raise click.ClickException(f"no experiments found in {directory or experiments_dir()}")
+        raise ClaimsError(f"no experiments found in {directory or experiments_dir()}")
     unknown = [i for i in ids if i not in mods]
     if unknown:
-        raise click.ClickException(f"unknown claim {', '.join(unknown)} (known: {', '.join(mods)})")
+        raise ClaimsError(f"unknown claim {', '.join(unknown)} (known: {', '.join(mods)})")
     chosen = [mods[i] for i in (ids or mods)]
     out = Path(out)
     (out / "figures").mkdir(parents=True, exist_ok=True)
@@ -854,7 +858,7 @@ def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, direct
     seconds = time.time() - t0
     (out / "claims.md").write_text(markdown(claims, results, ctx, seconds, command or "lostcards claims"),
                                    encoding="utf-8")
-    from .simulate import versions
+    from lostcards.run.batchdir import versions
     manifest = {"command": command or "lostcards claims", "claims": [c.id for c in claims], "seed": seed,
                 "quick": quick, "sizes": ctx.sizes.__dict__, "rules": "expeditions",
                 "policies": sorted({r["policy"] for r in table}), "played": ctx.played,
@@ -864,32 +868,3 @@ def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, direct
     say(f"wrote {out / 'claims.csv'} ({len(df)} rows), {out / 'claims.md'}, {out / 'figures'}/ "
         f"in {seconds:.0f}s")
     return df
-
-
-@click.command("claims")
-@click.argument("ids", nargs=-1)
-@click.option("--quick", is_flag=True, help="A small run (about a minute) for CI: too small to decide anything.")
-@click.option("--out", "out", type=click.Path(file_okay=False), default="reports", show_default=True,
-              help="Where claims.csv, claims.md and figures/ go.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=1, show_default=True)
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Numba threads (default: all cores).")
-@click.option("--experiments", "directory", type=click.Path(file_okay=False, exists=True), default=None,
-              help="The experiments folder (default: experiments/ beside the package).")
-def claims(ids, quick, out, seed, threads, directory):
-    """Check the rule sheet's strategy tips: an experiment, a verdict, a CSV row and a figure each.
-
-    IDS: claim ids to run (default: all), e.g. plays-per-round reach-22-plus-60.
-    """
-    import shlex
-    command = "lostcards claims " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["claims"] \
-        else "lostcards claims" + "".join(f" {i}" for i in ids) + (" --quick" if quick else "") + f" --out {out}"
-    df = run_claims(ids, out=out, quick=quick, seed=seed, directory=directory, threads=threads,
-                    say=lambda s: click.echo(s, err=True), command=command)
-    width = df.policy.str.len().max() if len(df) else 6
-    for _, r in df.iterrows():
-        click.echo(f"{r.claim:<22} {r.measure:<34} {r.policy:<{width}} {r.estimate:>9.3g} "
-                   f"[{r.ci_low:.3g}, {r.ci_high:.3g}]  {r.verdict}")
-
-
-if __name__ == "__main__":
-    claims()

@@ -55,11 +55,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-from .stats import mean_ci, share_ci
+from lostcards.analysis.stats import mean_ci, share_ci
+from lostcards.rules.outcome import Ending
 
 Z = float(_st.norm.ppf(0.975))
 NO_UNIT_DIFFERS = "no unit differs"
-ENDINGS = ("deck", "stall", "hand-empty", "capped")
 
 # metric -> (group, unit, meaning); the order is the tables' order
 METRICS = {
@@ -256,7 +256,7 @@ def _blocks(n: int, players: int):
 
 def self_play(r, policy, rounds: int, seed: int, threads=None):
     """Play `rounds` self-play rounds in the match layout; returns (index, round_info, seats, side_suits, M)."""
-    from .runner import play
+    from lostcards.run.runner import play
     blocks, m = _blocks(rounds, r.players)
     parts = [play(r, policy, policy, rounds=c, seed=seed, start=s, first=f, threads=threads)
              for s, c, f in blocks]
@@ -274,12 +274,12 @@ def _round_samples(cell: CellData, idx, ri, seats, side_suits, m: int):
     add(Sample("turns_per_round", "mean", idx, f64(ri[:, 1])))
     add(Sample("plays_per_seat", "mean", idx, f64(seats[:, :, 0]).mean(axis=1)))
     ended = ri[:, 2]
-    names = ("deck", "stall", "capped") if r.players > 1 else ("hand-empty",)
+    names = (Ending.DECK, Ending.STALL, Ending.CAPPED) if r.players > 1 else (Ending.HAND_EMPTY,)
     for name in names:
-        add(Sample(f"ended_by_{name.replace('-', '_')}", "share", idx, f64(ended == ENDINGS.index(name))))
+        add(Sample(f"ended_by_{name.replace('-', '_')}", "share", idx, f64(ended == Ending(name).code)))
     if r.players > 1:
         add(Sample("ended_by_stall_or_cap", "share", idx,
-                   f64((ended == ENDINGS.index("stall")) | (ended == ENDINGS.index("capped")))))
+                   f64((ended == Ending("stall").code) | (ended == Ending("capped").code))))
     ns = r.sides
     sc = f64(ri[:, 3:3 + ns])
     if r.players > 1:
@@ -323,8 +323,8 @@ def _round_samples(cell: CellData, idx, ri, seats, side_suits, m: int):
 
 
 def _skill_samples(cell: CellData, opponent: str, rounds: int, threads=None):
-    from .runner import play
-    from .tournament import play_pair
+    from lostcards.analysis.tournament import play_pair
+    from lostcards.run.runner import play
     r = cell.rules
     if r.players == 1:
         a = play(r, cell.policy, None, rounds=rounds, seed=cell.seed, threads=threads).round_info[:, 3]
@@ -340,8 +340,8 @@ def _skill_samples(cell: CellData, opponent: str, rounds: int, threads=None):
     cell.add(Sample("margin", "mean", idx, deals["margin"].to_numpy(np.float64), opponent=opponent))
 
 
-def _spec(p) -> str:
-    from .policies import resolve
+def policy_spec(p) -> str:
+    from lostcards.policies import resolve
     return resolve(p).spec
 
 
@@ -352,9 +352,10 @@ def measure(rules, policy: str = "expert", opponents=("greedy", "random"), round
     rounds: self-play rounds (policy against itself); skill_rounds: duplicate
     deals per opponent (default: rounds).  An opponent equal to the policy is skipped.
     """
-    from .ruleset import Ruleset, rules as make_rules
+    from lostcards.rules.ruleset import Ruleset
+    from lostcards.rules.ruleset import rules as make_rules
     r = rules if isinstance(rules, Ruleset) else make_rules(rules)
-    pol = _spec(policy)
+    pol = policy_spec(policy)
     cell = CellData(r, pol, int(seed))
     t0 = time.time()
     if rounds:
@@ -363,7 +364,7 @@ def measure(rules, policy: str = "expert", opponents=("greedy", "random"), round
     cell.rounds = int(rounds)
     k = int(rounds if skill_rounds is None else skill_rounds)
     for opp in opponents or ():
-        o = _spec(opp)
+        o = policy_spec(opp)
         if o != pol and k:
             _skill_samples(cell, o, k, threads)
     cell.seconds = time.time() - t0
@@ -397,126 +398,15 @@ def diff_table(a: CellData, b: CellData) -> pd.DataFrame:
 
 def same_deals(a, b) -> bool:
     """Whether two rulesets get the same shuffles for the same seed and round (same deck, same seats)."""
-    from .cards import deck_codes
+    from lostcards.rules.cards import deck_codes
     return a.players == b.players and deck_codes(a) == deck_codes(b)
 
 
 # ---- depth: the skill trace ----------------------------------------------------------
 
-def skill_trace(rules="expeditions", budgets=(2, 4, 8, 16, 32), deals: int = 200, seed: int = 0,
-                search: str = "search", param: str = "rollouts", against: str = "expert",
-                threads=None, chunk: int = 20, progress=None) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Search at doubling budgets against `against` on the same duplicate deals.
-
-    Returns (levels, steps): levels has one row per budget (margin and win rate
-    against `against`, each with a 95% interval, n deals, seconds per deal);
-    steps has the paired difference in margin from each budget to the next (does
-    doubling the budget still pay?).
-    """
-    from .ruleset import Ruleset, rules as make_rules
-    from .tournament import play_pair
-    r = rules if isinstance(rules, Ruleset) else make_rules(rules)
-    levels, margins = [], {}
-    for b in budgets:
-        spec = f"{search}:{param}={b}"
-        t0 = time.time()
-        parts = []
-        for s in range(0, deals, chunk):
-            parts.append(play_pair(r, spec, against, rounds=min(chunk, deals - s), seed=seed, start=s,
-                                   threads=threads))
-            if progress:
-                progress(f"skill trace {spec} vs {against}: {min(deals, s + chunk)}/{deals} deals, "
-                         f"{time.time() - t0:.0f} s")
-        d = pd.concat(parts, ignore_index=True)
-        secs = time.time() - t0
-        x = d["margin"].to_numpy(np.float64)
-        w = d["win_points"].to_numpy(np.float64) / 2
-        margins[b] = Sample("margin", "mean", d["deal"].to_numpy(np.int64), x, opponent=against)
-        em, ew = mean_ci(x), mean_ci(w)
-        ew = type(ew)(ew.estimate, max(0.0, ew.ci_low), min(1.0, ew.ci_high), ew.n)
-        levels.append({"budget": b, "policy": spec, "opponent": against, "rules": r.describe(),
-                       "players": r.players, "margin": em.estimate, "margin_ci_low": em.ci_low,
-                       "margin_ci_high": em.ci_high, "win_rate": ew.estimate, "win_rate_ci_low": ew.ci_low,
-                       "win_rate_ci_high": ew.ci_high, "n": em.n, "unit": "deals (2 games each)",
-                       "seconds_per_deal": secs / max(1, deals), "seed": seed})
-    steps = []
-    for lo, hi in zip(budgets[:-1], budgets[1:]):
-        d = paired_diff(margins[hi], margins[lo])
-        steps.append({"from_budget": lo, "to_budget": hi, "gain": d["estimate"], "ci_low": d["ci_low"],
-                      "ci_high": d["ci_high"], "n": d["n"], "method": d["method"]})
-    return pd.DataFrame(levels), pd.DataFrame(steps)
 
 
 # ---- the stall rule: how often it ends a round, and was the round still moving? ----------------
 
-STALL_COLUMNS = ["rules", "players", "policy", "seed", "rounds", "stall_ended", "share", "share_ci_low",
-                 "share_ci_high", "checked", "window", "prefix_same", "still_moving", "moving_share",
-                 "moving_ci_low", "moving_ci_high", "cf_capped", "cf_extra_turns", "cf_score_change",
-                 "deck_left", "streak_distinct_cards"]
 
 
-def stall_check(rules, policy: str = "expert", rounds: int = 20_000, seed: int = 0, max_records: int = 1000,
-                threads=None) -> tuple[dict, pd.DataFrame]:
-    """How often the stall rule ends a self-play round, and whether those rounds were still moving.
-
-    A stall-ended round is *still moving* when the same deal, played by the same
-    bots with the same random streams but without the stall rule (stall_limit 0,
-    turn cap 2,000), makes progress (an expedition play or a draw off the deck)
-    within the next stall_limit x players turns after the turn at which the rule
-    ended it: the rule then cut a round that was about to move on, rather than
-    one circling through the discard piles.  The counterfactual is only
-    meaningful where it repeats the stalled round's turns up to that point
-    (``prefix_same``; a bot that looks at the stall count may deviate).
-
-    Also, from the move logs of the stalled rounds: cards left in the deck when
-    the round ended, and distinct cards discarded in the final streak.
-    Returns (summary dict, one row per checked stall-ended round).
-    """
-    from .ruleset import Ruleset, rules as make_rules
-    from .replay import replay_record
-    from .runner import records
-    r = rules if isinstance(rules, Ruleset) else make_rules(rules)
-    pol = _spec(policy)
-    idx, ri, _, _, _ = self_play(r, pol, rounds, seed, threads)
-    stalled = ri[:, 2] == ENDINGS.index("stall")
-    k = int(stalled.sum())
-    sh = share_ci(k, idx.size)
-    window = r.stall_limit * r.players
-    out = {"rules": r.describe(), "players": r.players, "policy": pol, "seed": seed, "rounds": int(idx.size),
-           "stall_ended": k, "share": sh.estimate, "share_ci_low": sh.ci_low, "share_ci_high": sh.ci_high,
-           "checked": 0, "window": window}
-    rows = []
-    if k and r.stall_limit:
-        pick = np.flatnonzero(stalled)[:max_records]
-        cf = r.with_(stall_limit=0, turn_cap=max(r.turn_cap, 2000))
-        for f in np.unique(ri[pick, 0]):
-            sel = pick[ri[pick, 0] == f]
-            got = records(r, pol, pol, idx[sel], seed, first=int(f))
-            alt = records(cf, pol, pol, idx[sel], seed, first=int(f))
-            for i, a, b in zip(idx[sel], got, alt):
-                t = a["turns"]
-                n = len(t)
-                same = b["turns"][:n] == t
-                after = b["turns"][n:n + window]
-                moving = any(x.get("to") == "expedition" or x.get("draw") == "deck" for x in after)
-                va, vb = replay_record(a), replay_record(b)
-                deck_draws = sum(1 for x in t if x.get("draw") == "deck")
-                streak = [x["play"] for x in t[n - window:] if "play" in x]
-                rows.append({"round": int(i), "first": int(f), "turns": n, "prefix_same": bool(same),
-                             "still_moving": bool(moving and same), "cf_ended_by": vb.get("ended_by"),
-                             "cf_turns": vb.get("turns"), "score_change":
-                                 float(np.abs(np.subtract(vb["scores"], va["scores"])).sum())
-                                 if va.get("ok") and vb.get("ok") else np.nan,
-                             "deck_left": len(a["deck"]) - deck_draws,
-                             "streak_distinct_cards": len(set(streak))})
-        df = pd.DataFrame(rows)
-        same = df["prefix_same"]
-        mv = share_ci(int(df["still_moving"].sum()), int(same.sum()))
-        out.update({"checked": len(df), "prefix_same": int(same.sum()), "still_moving": int(df["still_moving"].sum()),
-                    "moving_share": mv.estimate, "moving_ci_low": mv.ci_low, "moving_ci_high": mv.ci_high,
-                    "cf_capped": int((df.loc[same, "cf_ended_by"] == "capped").sum()),
-                    "cf_extra_turns": float((df.loc[same, "cf_turns"] - df.loc[same, "turns"]).mean()),
-                    "cf_score_change": float(df.loc[same, "score_change"].mean()),
-                    "deck_left": float(df["deck_left"].mean()),
-                    "streak_distinct_cards": float(df["streak_distinct_cards"].mean())})
-    return out, pd.DataFrame(rows)

@@ -1,6 +1,6 @@
 """Move logs for analysis: play chosen rounds with a turn log, in parallel, and walk them.
 
-``runner.records`` plays rounds one after another and returns JSON-ready
+``runner.play_records`` plays rounds one after another and returns JSON-ready
 records; for measurements that need the state at every turn (who takes a
 discard, what the hand held when an expedition was opened) we want the raw
 move codes of thousands of rounds, fast.  ``logged_rounds`` plays them on all
@@ -17,12 +17,16 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from . import engine, reference
-from .cards import SLOTS, deck_codes
-from .engine import PASS_FLAG
-from .policies import resolve
-from .ruleset import Ruleset, rules as make_rules
-from .runner import PolicyFailure, log_rounds, max_turns
+from lostcards.engine import core as engine
+from lostcards.engine.core import PASS_FLAG
+from lostcards.errors import PolicyFailure
+from lostcards.policies import resolve
+from lostcards.reference.moves import Play
+from lostcards.reference.round import Round
+from lostcards.rules.cards import SLOTS, deck_codes
+from lostcards.rules.ruleset import Ruleset
+from lostcards.rules.ruleset import rules as make_rules
+from lostcards.run.runner import log_rounds, max_turns
 
 LOG_CAP = 512          # turns kept per round in the fast pass; a longer round is played again
 
@@ -147,7 +151,6 @@ def walk(logged: Logged) -> dict:
     if r.players != 2:
         raise ValueError("the per-turn facts are defined for 2 players")
     facts = _Facts()
-    h = r.hand_size
     for j in range(logged.rounds.shape[0]):
         _walk_one(r, int(logged.rounds[j]), logged.orders[j], logged.logs[j], int(logged.first[j]), facts)
     return facts.frames()
@@ -157,7 +160,7 @@ def _walk_one(r: Ruleset, ri: int, order, log, first: int, F: _Facts):
     h = r.hand_size
     suits = r.suits
     order = [int(p) for p in order]
-    rnd = reference.Round(r, [order[0:h], order[h:2 * h]], order[2 * h:], first, round_index=ri)
+    rnd = Round(r, [order[0:h], order[h:2 * h]], order[2 * h:], first, round_index=ri)
     codes = rnd.codes
     top = [[0] * suits for _ in range(2)]       # highest number laid (face value), per side and suit
     tot = [[0] * suits for _ in range(2)]
@@ -168,7 +171,6 @@ def _walk_one(r: Ruleset, ri: int, order, log, first: int, F: _Facts):
     on_pile = {}                                # pid -> row in "discards" while on a pile
     taken = {}                                  # pid -> (row in "discards", taker) while the taker holds it
     laid_rows = []                              # (discard row, taker side, suit, value)
-    ex_base = F.n("expeditions")
     deck0 = rnd.deck_size
     for seat in range(2):
         for pid in rnd.hands[seat]:
@@ -238,7 +240,7 @@ def _walk_one(r: Ruleset, ri: int, order, log, first: int, F: _Facts):
             pile = rnd.discard_piles[d - 1]
             new = pile[-1]
             source = FROM_PILE
-        rnd.apply(reference.Play(card, "discard" if to_discard else "expedition", "deck" if d == 0 else d - 1))
+        rnd.apply(Play(card, "discard" if to_discard else "expedition", "deck" if d == 0 else d - 1))
         if source == FROM_PILE:
             row = on_pile.pop(new)
             if D["seat"][row] == seat:
@@ -307,12 +309,11 @@ def _val(code: int) -> int:
 # A bot that follows the rule sheet's investment tip to the letter
 # ---------------------------------------------------------------------------
 
-from .engine import TO_EXPEDITION  # noqa: E402
-from .observation import NSUITS, O_EXP_SUM, O_HAND, O_HAND_LEN, O_RULES, O_SIDE  # noqa: E402
-from .policies import Policy  # noqa: E402
-from .policies.expert import EXPERT, expert_policy  # noqa: E402
-from .ruleset import P_COST  # noqa: E402
-
+from lostcards.engine.core import TO_EXPEDITION  # noqa: E402
+from lostcards.engine.observation import NSUITS, O_EXP_SUM, O_HAND, O_HAND_LEN, O_RULES, O_SIDE  # noqa: E402
+from lostcards.policies import Policy  # noqa: E402
+from lostcards.policies.expert import EXPERT, expert_policy  # noqa: E402
+from lostcards.rules.ruleset import P_COST  # noqa: E402
 
 # Not cached on disk (on purpose): these call `expert_policy`, and numba's cache of a caller keeps
 # the callee's code from the day it was compiled, whatever later changes to expert.py.

@@ -22,10 +22,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .cards import SLOTS, deck_codes
-from .engine import S_DECK_END, S_DECK_POS, S_ORDER, _new_state, deal
-from .observation import O_HAND, O_HAND_LEN
-from .ruleset import P_BONUS_CARDS, P_BONUS_POINTS, P_COST, P_SUITS, Ruleset, rules as make_rules
+from lostcards.engine.core import S_DECK_END, S_DECK_POS, S_ORDER, deal, new_state_nb
+from lostcards.engine.observation import O_HAND, O_HAND_LEN
+from lostcards.rules.cards import SLOTS, deck_codes
+from lostcards.rules.ruleset import P_BONUS_CARDS, P_BONUS_POINTS, P_COST, P_SUITS, Ruleset
+from lostcards.rules.ruleset import rules as make_rules
 
 
 @njit(cache=True)
@@ -58,7 +59,7 @@ def _count(c, total, nums, invs):
 def _ceilings(P, pid_code, seed, start, n, out):
     suits = P[P_SUITS]
     for i in prange(n):
-        S, O, rng = _new_state()
+        S, O, rng = new_state_nb()
         deal(P, pid_code, seed, start + i, S, O, rng)
         total = np.zeros(6, np.int64)
         nums = np.zeros(6, np.int64)
@@ -107,7 +108,8 @@ def _suit_options(cards, avail, rules):
     cards: codes of the suit's cards in play; avail: their avail turns.
     """
     import itertools
-    from .reference import score_expedition
+
+    from lostcards.rules.scoring import score_expedition
     inv = sorted((avail[k], c) for k, c in enumerate(cards) if c % SLOTS < 3)
     nums = sorted((c % SLOTS, avail[k], c) for k, c in enumerate(cards) if c % SLOTS >= 3)
     out = [(0, (), ())]
@@ -184,7 +186,7 @@ def optimum(rules, hand, deck) -> int:
 
 def optima(rules="expeditions", rounds: int = 100, seed: int = 0, start: int = 0) -> np.ndarray:
     """The exact clairvoyant optimum of solitaire deals start .. start+rounds-1 of `seed`."""
-    from .reference import Round
+    from lostcards.reference.round import Round
     r = rules if isinstance(rules, Ruleset) else make_rules(rules, players=1)
     if r.players != 1:
         r = r.with_(players=1)

@@ -32,18 +32,17 @@ from __future__ import annotations
 
 import itertools
 import json
-import shlex
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import click
 import numpy as np
 import pandas as pd
 
-from .metrics import CellData, diff_table, measure, same_deals
-from .ruleset import _CONVERT, PARAMETERS, PRESETS, RulesError, Ruleset, _fmt, rules as make_rules
+from lostcards.analysis.metrics import CellData, diff_table, measure, same_deals
+from lostcards.errors import RulesError, SweepError
+from lostcards.rules.ruleset import PARAMETERS, PRESETS, Ruleset, convert, format_value
+from lostcards.rules.ruleset import rules as make_rules
 
 THRESHOLDS = {
     "stall_or_cap": 0.05,   # flag above: share of rounds ended by the stall rule or the turn cap
@@ -65,16 +64,13 @@ KEY_METRICS = [("turns_per_round", ""), ("ended_by_stall_or_cap", ""), ("first_p
                ("leader_loses_match", "")]
 
 
-class SweepError(ValueError):
-    """A sweep that cannot run as asked (the message says why)."""
 
 
 # ---- the grid -------------------------------------------------------------------------
 
 def _convert(name: str, text) -> object:
-    kind = PARAMETERS[name][0]
     try:
-        return _CONVERT[kind](name, text)
+        return convert(name, text)
     except RulesError as e:
         raise SweepError(f"--grid {name}: {e}") from None
 
@@ -119,18 +115,6 @@ def parse_grid(items) -> dict:
     return grid
 
 
-def parse_sets(items) -> dict:
-    out = {}
-    for item in items:
-        if "=" not in item:
-            raise SweepError(f"--set {item!r} must be PARAM=VALUE (parameters: {', '.join(PARAMETERS)})")
-        k, v = (s.strip() for s in item.split("=", 1))
-        if k not in PARAMETERS:
-            raise SweepError(f"--set {k}: unknown rule parameter (known: {', '.join(PARAMETERS)})")
-        out[k] = v
-    return out
-
-
 @dataclass
 class Cell:
     """One ruleset of the grid: its grid values and the validated ruleset."""
@@ -142,7 +126,7 @@ class Cell:
 
     @property
     def label(self) -> str:
-        return ", ".join(f"{k}={_fmt(v)}" for k, v in self.values.items()) or self.rules.describe()
+        return ", ".join(f"{k}={format_value(v)}" for k, v in self.values.items()) or self.rules.describe()
 
 
 def build_cells(preset: str = "expeditions", sets: dict | None = None, grid: dict | None = None,
@@ -170,7 +154,7 @@ def build_cells(preset: str = "expeditions", sets: dict | None = None, grid: dic
         try:
             r = make_rules(base, **values)
         except RulesError as e:
-            where = ", ".join(f"{k}={_fmt(v)}" for k, v in values.items())
+            where = ", ".join(f"{k}={format_value(v)}" for k, v in values.items())
             raise SweepError(f"grid cell {where} is refused: {e}") from None
         cells.append(Cell(i, values, r, base))
     return cells
@@ -204,7 +188,7 @@ def _with_cell(df: pd.DataFrame, cell: Cell, names: list) -> pd.DataFrame:
     for k in names:
         if k in df.columns:         # e.g. players: the tables carry it already
             continue
-        front[k] = _fmt(cell.values[k]) if isinstance(cell.values[k], tuple) else cell.values[k]
+        front[k] = format_value(cell.values[k]) if isinstance(cell.values[k], tuple) else cell.values[k]
     for j, (k, v) in enumerate(front.items()):
         df.insert(j, k, v)
     return df
@@ -235,7 +219,7 @@ def run_sweep(cells: list[Cell], policy: str = "expert", opponents=("greedy", "r
         diffs.append(_with_cell(t, c, names))
     diffs = pd.concat(diffs, ignore_index=True)
     flags = flag_table(met, thresholds)
-    cell_tab = pd.DataFrame([{"cell": c.index, "label": c.label, **{k: (_fmt(v) if isinstance(v, tuple) else v)
+    cell_tab = pd.DataFrame([{"cell": c.index, "label": c.label, **{k: (format_value(v) if isinstance(v, tuple) else v)
                                                                    for k, v in c.values.items()},
                               "rules": c.rules.describe(), "players": c.rules.players,
                               "baseline": c.index == baseline, "seconds": round(d.seconds, 2),
@@ -295,7 +279,6 @@ def figure(table: pd.DataFrame, grid: list, path, title: str, diff: bool = False
         return False
     ncol = min(4, len(panels))
     nrow = -(-len(panels) // ncol)
-    cells_n = table["cell"].nunique()
     w = 4.2 if len(grid) != 2 else max(4.2, 0.9 * len(table[grid[1]].unique()) + 1.5)
     fig, axes = plt.subplots(nrow, ncol, figsize=(w * ncol, 3.6 * nrow + (0.6 if len(grid) > 2 else 0)),
                              squeeze=False)
@@ -413,138 +396,3 @@ def write(res: dict, out, manifest: dict, title: str) -> list:
     manifest = {**manifest, "files": files + ["manifest.json"]}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str) + "\n")
     return files
-
-
-# ---- the command -------------------------------------------------------------------------
-
-@click.command("sweep")
-@click.option("--rules", "preset", default="expeditions", show_default=True,
-              type=click.Choice(list(PRESETS)), help="The preset every cell starts from.")
-@click.option("--set", "sets", multiple=True, metavar="PARAM=VALUE",
-              help="Override one rule parameter in every cell (repeatable).")
-@click.option("--grid", "grid", multiple=True, metavar="PARAM=V1,V2,...",
-              help="Sweep a rule parameter over these values (repeatable: the cells are every "
-                   "combination; a..b for a range of integers; ';' between list values).")
-@click.option("--players", type=click.Choice(["1", "2", "4"]), default=None, help="Players (default 2).")
-@click.option("--policy", default="expert", show_default=True,
-              help="The self-play policy (greedy, search:rollouts=8, ...).")
-@click.option("--opponents", default="greedy,random", show_default=True,
-              help="Weaker policies the policy meets on duplicate deals (skill); 'none' for no skill rows.")
-@click.option("--rounds", type=click.IntRange(min=3), default=20_000, show_default=True,
-              help="Self-play rounds per cell (in 3-round matches).")
-@click.option("--skill-rounds", type=click.IntRange(min=0), default=None,
-              help="Duplicate deals per opponent and cell (default: --rounds).")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=0, show_default=True)
-@click.option("--baseline", multiple=True, metavar="PARAM=VALUE",
-              help="The cell the others are compared with (default: the preset's values if in the "
-                   "grid, else the first cell).")
-@click.option("--max-stall", type=click.FloatRange(0, 1), default=THRESHOLDS["stall_or_cap"], show_default=True,
-              help="Flag a cell whose share of rounds ended by stall or cap is above this.")
-@click.option("--max-first", type=click.FloatRange(0, 1), default=THRESHOLDS["first_player"], show_default=True,
-              help="Flag a cell whose first player's win rate is above this (interval above 0.5).")
-@click.option("--min-skill", type=click.FloatRange(0, 1), default=THRESHOLDS["skill"], show_default=True,
-              help="Flag a cell where the policy's win rate against random is below this.")
-@click.option("--depth", default=None, metavar="B1,B2,...",
-              help="Also the skill trace on the baseline cell: search at these rollout budgets "
-                   "against the policy (slow: about a second per round at 16 rollouts).")
-@click.option("--depth-deals", type=click.IntRange(min=1), default=200, show_default=True,
-              help="Duplicate deals per budget of the skill trace.")
-@click.option("--fail-on-flag", is_flag=True, help="Exit with status 3 when a cell is flagged.")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Worker threads (default: all cores).")
-@click.option("--out", "out", type=click.Path(file_okay=False), default="runs/sweep", show_default=True,
-              help="Output directory (created; its sweep files are replaced).")
-@click.option("--progress/--no-progress", "show_progress", default=True, show_default=True,
-              help="A line per finished cell on stderr.")
-def sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds, seed, baseline, max_stall,
-          max_first, min_skill, depth, depth_deals, fail_on_flag, threads, out, show_progress):
-    """The game metrics over a grid of rule parameters, every cell on the same seeds.
-
-    Paired differences against a baseline cell, checks with stated thresholds,
-    CSV files and figures.  Every cell is validated before anything is played.
-    """
-    from .cli import friendly
-    return friendly(_sweep)(preset, sets, grid, players, policy, opponents, rounds, skill_rounds, seed,
-                            baseline, max_stall, max_first, min_skill, depth, depth_deals, fail_on_flag,
-                            threads, out, show_progress)
-
-
-def _sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds, seed, baseline, max_stall,
-           max_first, min_skill, depth, depth_deals, fail_on_flag, threads, out, show_progress):
-    from .cli import Failure, split_policies
-    from .policies import resolve
-    from .simulate import versions
-    t0 = time.time()
-    # everything is checked before anything is played
-    try:
-        g = parse_grid(grid)
-        cells = build_cells(preset, parse_sets(sets), g, int(players) if players else None)
-        base = choose_baseline(cells, baseline)
-        pol = resolve(policy).spec
-        opps = [] if opponents.strip().lower() in ("", "none") else [resolve(o).spec
-                                                                      for o in split_policies(opponents)]
-        budgets = []
-        if depth:
-            try:
-                budgets = [int(b) for b in depth.split(",") if b.strip()]
-            except ValueError:
-                raise SweepError(f"--depth {depth!r}: budgets must be integers, e.g. 2,4,8") from None
-            if not budgets or min(budgets) < 1:
-                raise SweepError(f"--depth {depth!r}: budgets must be integers >= 1")
-            resolve(f"search:rollouts={budgets[0]}")
-    except SweepError as e:
-        raise Failure(str(e)) from None
-    out = Path(out)
-    from .simulate import BatchError, _probe
-    try:
-        _probe(out)
-    except BatchError as e:
-        raise Failure(str(e)) from None
-    thresholds = {"stall_or_cap": max_stall, "first_player": max_first, "skill": min_skill}
-    say = (lambda line: click.echo(line, err=True)) if show_progress else None
-    if say:
-        say(f"sweep: {len(cells)} cell{'s' if len(cells) != 1 else ''} x {rounds:,} self-play rounds "
-            f"({pol}) + {skill_rounds if skill_rounds is not None else rounds:,} duplicate deals against "
-            f"{', '.join(opps) or 'no one'}, seed {seed}")
-    try:
-        res = run_sweep(cells, pol, opps, rounds, seed, skill_rounds, base, thresholds, threads, say)
-        if budgets:
-            from .metrics import skill_trace
-            res["depth"], res["depth_steps"] = skill_trace(cells[base].rules, budgets, depth_deals, seed,
-                                                           against=pol, threads=threads, progress=say)
-    except KeyboardInterrupt:
-        click.echo("\ninterrupted: nothing written", err=True)
-        sys.exit(130)
-    args = ["--rules", preset, *[a for s in sets for a in ("--set", s)], *[a for s in grid for a in ("--grid", s)],
-            *(["--players", str(players)] if players else []), "--policy", policy, "--opponents", opponents,
-            "--rounds", str(rounds), *(["--skill-rounds", str(skill_rounds)] if skill_rounds is not None else []),
-            "--seed", str(seed), *[a for s in baseline for a in ("--baseline", s)],
-            "--max-stall", f"{max_stall:g}", "--max-first", f"{max_first:g}", "--min-skill", f"{min_skill:g}",
-            *(["--depth", depth, "--depth-deals", str(depth_deals)] if depth else []), "--out", str(out)]
-    seconds = round(time.time() - t0, 2)
-    manifest = {
-        "command": "lostcards sweep " + " ".join(shlex.quote(a) for a in args), "kind": "sweep",
-        "preset": preset, "set": list(sets), "grid": {k: [(_fmt(v) if isinstance(v, tuple) else v) for v in vs]
-                                                     for k, vs in g.items()},
-        "cells": len(cells), "baseline": cells[base].label, "policy": pol, "opponents": opps,
-        "rounds": rounds, "skill_rounds": skill_rounds if skill_rounds is not None else rounds, "seed": seed,
-        "thresholds": thresholds, "checks": {k: v[2].format(t=thresholds[k]) for k, v in CHECKS.items()},
-        "common_random_numbers": "every cell plays round indices 0..n-1 of the seed; cells with the same deck "
-                                 "get the same shuffles",
-        "depth": {"budgets": budgets, "deals": depth_deals} if budgets else None,
-        "versions": versions(), "seconds": seconds,
-    }
-    title = f"sweep over {', '.join(res['grid']) or 'one ruleset'} ({preset}, {pol} self-play, seed {seed})"
-    files = write(res, out, manifest, title)
-    click.echo(summary(res, thresholds))
-    if budgets:
-        click.echo("\nskill trace (search at doubling budgets against " + pol + "):")
-        for _, r in res["depth"].iterrows():
-            click.echo(f"  rollouts={r['budget']:<4} margin {r['margin']:+.2f} [{r['margin_ci_low']:+.2f}, "
-                       f"{r['margin_ci_high']:+.2f}]  win rate {r['win_rate']:.3f}  n={r['n']} deals")
-    click.echo(f"\nfiles: {out}/{{{','.join(files)}}}, manifest.json ({seconds:.1f} s)")
-    if fail_on_flag and res["flags"]["flagged"].any():
-        sys.exit(3)
-
-
-if __name__ == "__main__":      # `python -m lostcards.sweep ...` until the CLI group attaches the command
-    sweep(prog_name="lostcards sweep")

@@ -21,41 +21,35 @@ returns a dict of DataFrames: ``pairs``, ``ratings``, ``policies``, ``looks``, `
 """
 from __future__ import annotations
 
-import json
 import math
-import shlex
-import sys
 import time
-from pathlib import Path
 
-import click
 import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
-ELO = 400.0 / math.log(10.0)      # Elo points per unit of Bradley-Terry log-strength
+from lostcards.analysis.ratings import WIN_LEVELS, bt_ratings, win_matrix
+from lostcards.errors import TournamentError
+from lostcards.rules.outcome import Ending
+
 ALPHA = 0.05                       # two-sided error of the sequential "excludes 0" stop
-BT_PRIOR_GAMES = 1.0               # per pair: this many drawn games added before fitting
-WIN_LEVELS = np.array([0.0, 0.5, 1.0, 1.5, 2.0])   # a deal's win points for A (2 games)
-CAPPED = 3                         # engine.ENDED.index("capped"): a round stopped at the turn cap
+CAPPED = Ending.CAPPED.code       # a round stopped at the turn cap
 
 
-class TournamentError(ValueError):
-    """A tournament that cannot run as asked (the message says why)."""
 
 
 # ---- inputs -----------------------------------------------------------------------
 
 def _ruleset(rules):
-    from .ruleset import Ruleset, rules as make_rules
+    from lostcards.rules.ruleset import Ruleset
+    from lostcards.rules.ruleset import rules as make_rules
     return rules if isinstance(rules, Ruleset) else make_rules(str(rules))
 
 
 def resolve_policies(policies) -> list:
     """Policy objects for a list of specs (or Policy objects); refuses < 2 and duplicates."""
-    from .policies import resolve
+    from lostcards.policies import resolve, split_policies
     if isinstance(policies, str):
-        from .cli import split_policies
         policies = split_policies(policies)
     resolved = [resolve(p) for p in policies]
     if len(resolved) < 2:
@@ -138,7 +132,7 @@ def play_pair(rules, policy_a, policy_b, rounds: int, seed: int = 0, start: int 
     games hit the turn cap, SPEC §2).  `stats`, if given, maps
     each policy spec to an accumulator that gets its play statistics.
     """
-    from .runner import play
+    from lostcards.run.runner import play
     r = _ruleset(rules)
     if r.players == 1:
         raise TournamentError("solitaire has no opponents: use run_tournament, which ranks by points")
@@ -177,67 +171,10 @@ def _look(x: np.ndarray, target: float, z_seq: float, rounds: int, sequential: b
 
 # ---- ratings -------------------------------------------------------------------
 
-def bradley_terry(W: np.ndarray, prior_games: float = BT_PRIOR_GAMES) -> np.ndarray:
-    """Bradley-Terry log-strengths (mean 0) from W[i, j] = games i won against j (draws half).
-
-    Every pair that met gets `prior_games` drawn games added first, so that a
-    pair won 100% still has a finite estimate.  Newton's method on the
-    (strictly concave) log-likelihood.
-    """
-    W = np.asarray(W, dtype=np.float64).copy()
-    k = W.shape[0]
-    met = (W + W.T) > 0
-    np.fill_diagonal(met, False)
-    W = W + np.where(met, prior_games / 2.0, 0.0)
-    N = W + W.T
-    beta = np.zeros(k)
-    for _ in range(200):
-        d = beta[:, None] - beta[None, :]
-        p = 1.0 / (1.0 + np.exp(-d))
-        grad = (W - N * p).sum(axis=1)
-        w = N * p * (1 - p)
-        H = np.diag(w.sum(axis=1)) - w        # minus the Hessian
-        step = np.zeros(k)
-        step[:-1] = np.linalg.lstsq(H[:-1, :-1], grad[:-1], rcond=None)[0]
-        big = np.abs(step).max()
-        if big > 5:
-            step *= 5 / big
-        beta += step
-        if big < 1e-10:
-            break
-    return beta - beta.mean()
 
 
-def _win_matrix(k: int, counts: dict) -> np.ndarray:
-    """Game wins (draws half) per ordered pair from per-pair counts of deal win points."""
-    W = np.zeros((k, k))
-    for (i, j), c in counts.items():
-        a = float((c * WIN_LEVELS).sum())
-        W[i, j] += a
-        W[j, i] += 2.0 * c.sum() - a
-    return W
 
 
-def bt_ratings(k: int, counts: dict, reps: int, rng) -> tuple:
-    """(ratings, bootstrap low, bootstrap high) on the Elo scale.
-
-    The bootstrap resamples the deals of every pair (with replacement, the
-    pair's number of deals): a deal's only input to the fit is its win points,
-    so drawing the counts of each win-point level from a multinomial is exactly
-    that resampling.  Percentile intervals.
-    """
-    est = ELO * bradley_terry(_win_matrix(k, counts))
-    if reps <= 0:
-        return est, np.full(k, np.nan), np.full(k, np.nan)
-    draws = np.empty((reps, k))
-    for b in range(reps):
-        boot = {}
-        for key, c in counts.items():
-            n = int(c.sum())
-            boot[key] = rng.multinomial(n, c / n) if n else c
-        draws[b] = ELO * bradley_terry(_win_matrix(k, boot))
-    lo, hi = np.percentile(draws, [2.5, 97.5], axis=0)
-    return est, lo, hi
 
 
 # ---- the tournament -------------------------------------------------------------
@@ -366,7 +303,7 @@ def run_tournament(rules, policies, rounds: int = 20_000, seed: int = 0, *, bloc
                 deals.append(d)
     rng = np.random.default_rng([int(seed), 0xB007])
     est, lo, hi = bt_ratings(k, counts, int(bootstrap), rng)
-    W = _win_matrix(k, counts)
+    W = win_matrix(k, counts)
     games = W.sum(axis=1) + W.sum(axis=0)
     ratings = pd.DataFrame({"policy": specs, "rating": est, "ci_low": lo, "ci_high": hi,
                             "score": W.sum(axis=1) / games, "games": games.astype(np.int64),
@@ -387,7 +324,7 @@ def _ranked(ratings: pd.DataFrame) -> pd.DataFrame:
 def _solitaire(r, pols, specs, rounds, seed, block, target, sequential, first, threads, say,
                stats, keep_deals) -> dict:
     """Solitaire: each policy plays rounds 0..n-1 alone; ranked by mean points per round."""
-    from .runner import play
+    from lostcards.run.runner import play
     scores, looks = {}, []
     for idx, p in enumerate(pols):
         parts, played, look = [], 0, 0
@@ -441,194 +378,9 @@ def _solitaire(r, pols, specs, rounds, seed, block, target, sequential, first, t
 
 # ---- output ----------------------------------------------------------------------
 
-def figure(tabs: dict, path, title: str):
-    """Two panels: the mean margin per pair with its 95% interval, and the ratings with theirs."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    pairs, ratings = tabs["pairs"], tabs["ratings"]
-    solo = ratings["method"].iloc[0].startswith("solitaire")
-    h = max(3.0, 0.45 * max(len(pairs), len(ratings)) + 1.6)
-    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, h))
-    if len(pairs):
-        y = np.arange(len(pairs))[::-1]
-        m = pairs["margin"].to_numpy()
-        err = np.vstack([m - pairs["ci_low"].to_numpy(), pairs["ci_high"].to_numpy() - m])
-        ax1.errorbar(m, y, xerr=err, fmt="o", color="tab:blue", capsize=4, label="95% interval")
-        ax1.set_yticks(y, [f"{a} vs {b}" for a, b in zip(pairs["policy_a"], pairs["policy_b"])])
-        ax1.axvline(0, color="grey", lw=1, ls="--")
-        ax1.legend(loc="best", fontsize=8)
-    ax1.set_xlabel("mean margin A − B (points per round)")
-    ax1.set_title("Paired difference on the same deals" if solo else "Duplicate-deal margin per pair")
-    y = np.arange(len(ratings))[::-1]
-    m = ratings["rating"].to_numpy()
-    lo, hi = ratings["ci_low"].to_numpy(), ratings["ci_high"].to_numpy()
-    err = np.vstack([m - lo, hi - m])
-    ax2.errorbar(m, y, xerr=None if np.isnan(err).all() else err, fmt="s", color="tab:red", capsize=4)
-    ax2.set_yticks(y, list(ratings["policy"]))
-    if solo:
-        ax2.set_xlabel("mean points per round (95% t interval)")
-        ax2.set_title("Solitaire ranking")
-    else:
-        ax2.axvline(0, color="grey", lw=1, ls="--")
-        ax2.set_xlabel("rating (Elo points, Bradley–Terry; bootstrap 95% interval)")
-        ax2.set_title("Ratings")
-    fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
 
 
-def _fmt_table(df: pd.DataFrame, cols: dict) -> str:
-    out = df[list(cols)].copy()
-    for c, f in cols.items():
-        if f:
-            out[c] = [f.format(v) if v is not None and not (isinstance(v, float) and math.isnan(v))
-                      else "-" for v in out[c]]
-    return out.to_string(index=False)
 
 
-def report(tabs: dict, r, seed: int) -> str:
-    """The readable summary printed on stdout."""
-    solo = r.players == 1
-    lines = [f"tournament: {r.describe()}, {r.players} player{'s' if r.players > 1 else ''}, seed {seed}"
-             + ("" if solo else ", duplicate deals (each deal played with the sides swapped)"), ""]
-    rt = tabs["ratings"].copy()
-    rt["interval"] = [f"[{a:.1f}, {b:.1f}]" if not math.isnan(a) else "-" for a, b in zip(rt["ci_low"], rt["ci_high"])]
-    lines.append("ratings (" + rt["method"].iloc[0] + "):")
-    cols = {"rank": "", "policy": "", "rating": "{:+.1f}" if not solo else "{:.2f}", "interval": ""}
-    if not solo:
-        cols.update({"score": "{:.3f}", "games": "{:,}"})
-    lines += ["  " + s for s in _fmt_table(rt, cols).splitlines()]
-    lines.append("")
-    pr = tabs["pairs"].copy()
-    if len(pr):
-        pr["interval"] = [f"[{a:+.2f}, {b:+.2f}]" for a, b in zip(pr["ci_low"], pr["ci_high"])]
-        lines.append("pairs (margin: A − B, points per round; 95% interval over deals"
-                     + (", paired)" if solo else "; win/draw per game)") + ":")
-        cols = {"policy_a": "", "policy_b": "", "deals": "{:,}", "margin": "{:+.2f}", "interval": "",
-                "a_win_rate": "{:.3f}", "draw_rate": "{:.3f}", "b_win_rate": "{:.3f}"}
-        if not solo:
-            cols["stopped"] = ""
-        lines += ["  " + s for s in _fmt_table(pr, cols).splitlines()]
-        lines.append("")
-    pt = tabs["policies"]
-    lines.append("play per policy (per round of its side" + ("" if r.players < 4 else ", a team of 2 seats")
-                 + "):")
-    cols = {"policy": "", "rounds": "{:,}", "points_per_round": "{:+.2f}", "discards_per_round": "{:.2f}",
-            "discard_share": "{:.3f}", "expeditions_per_round": "{:.2f}", "bonus_rate": "{:.3f}",
-            "investments_per_round": "{:.2f}"}
-    short = {"points_per_round": "points", "discards_per_round": "discards",
-             "expeditions_per_round": "expeditions", "investments_per_round": "investments"}
-    table = _fmt_table(pt.rename(columns=short), {short.get(c, c): f for c, f in cols.items()})
-    lines += ["  " + s for s in table.splitlines()]
-    capped = int(pt["capped"].sum()) if r.players == 1 else int(tabs["pairs"]["capped"].sum())
-    if r.turn_cap or capped:
-        games = int(pt["rounds"].sum()) if r.players == 1 else int(tabs["pairs"]["games"].sum())
-        lines.append(f"\nrounds stopped at the turn cap ({r.turn_cap} turns): {capped:,} of {games:,} "
-                     "(scored as they stood; per pair in pairs.csv, column capped)")
-    return "\n".join(lines)
 
 
-def write(tabs: dict, out, r, manifest: dict):
-    """pairs.csv, ratings.csv, policies.csv, looks.csv, tournament.png and manifest.json into `out`."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    for name in ("pairs", "ratings", "policies", "looks"):
-        tabs[name].to_csv(out / f"{name}.csv", index=False)
-    title = (f"Round robin, {r.describe()}, {r.players} player{'s' if r.players > 1 else ''}, "
-             f"seed {manifest.get('seed')}" + ("" if r.players == 1 else ", duplicate deals"))
-    figure(tabs, out / "tournament.png", title)
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str) + "\n")
-
-
-# ---- the command -------------------------------------------------------------------
-
-@click.command("tournament")
-@click.option("--rules", "preset", default="expeditions", show_default=True,
-              type=click.Choice(["expeditions", "lost-cities"]), help="The preset ruleset.")
-@click.option("--set", "sets", multiple=True, metavar="PARAM=VALUE", help="Override one rule parameter (repeatable).")
-@click.option("--players", type=click.Choice(["1", "2", "4"]), default=None,
-              help="Players (default 2); 1 = solitaire, ranked by mean points per round.")
-@click.option("--policies", required=True,
-              help="Two or more policies, e.g. random,greedy,expert:invest=never,endgame=off.")
-@click.option("--rounds", type=click.IntRange(min=1), default=20_000, show_default=True,
-              help="The most deals per pair (each deal is played twice, sides swapped).")
-@click.option("--block", type=click.IntRange(min=1), default=2_000, show_default=True,
-              help="Deals between two looks of the sequential rule.")
-@click.option("--target", type=click.FloatRange(min=0), default=0.5, show_default=True,
-              help="Stop a pair once its 95% interval is narrower than ± this many points per round.")
-@click.option("--fixed", is_flag=True, help="No early stopping: play --rounds deals for every pair.")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=0, show_default=True)
-@click.option("--first", type=int, default=0, show_default=True,
-              help="The seat that starts every round; -1: round i is started by seat i mod players.")
-@click.option("--bootstrap", type=click.IntRange(min=0), default=1_000, show_default=True,
-              help="Bootstrap resamples for the rating intervals.")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Worker threads (default: all cores).")
-@click.option("--out", "out", type=click.Path(file_okay=False), default="runs/tournament", show_default=True,
-              help="Output directory (created; its tournament files are replaced).")
-def tournament(preset, sets, players, policies, rounds, block, target, fixed, seed, first, bootstrap,
-               threads, out):
-    """A round robin among policies on duplicate deals, with ratings and sequential stopping."""
-    from .cli import friendly
-    return friendly(_tournament)(preset, sets, players, policies, rounds, block, target, fixed, seed,
-                                 first, bootstrap, threads, out)
-
-
-def _tournament(preset, sets, players, policies, rounds, block, target, fixed, seed, first, bootstrap,
-                threads, out):
-    from .cli import build_rules, split_policies
-    from .simulate import versions
-    r = build_rules(preset, sets, int(players) if players else None)
-    pols = resolve_policies(split_policies(policies))
-    if not (first == -1 or 0 <= first < r.players):
-        raise TournamentError(f"--first = {first} is not allowed: a seat 0..{r.players - 1}, or -1")
-    out = Path(out)
-    from .simulate import BatchError, _probe
-    try:
-        _probe(out)
-    except BatchError as e:
-        raise TournamentError(str(e)) from None
-    args = ["--rules", preset, *[a for s in sets for a in ("--set", s)],
-            *(["--players", str(players)] if players else []), "--policies", policies,
-            "--rounds", str(rounds), "--block", str(block), "--target", f"{target:g}",
-            *(["--fixed"] if fixed else []), "--seed", str(seed), "--first", str(first),
-            "--bootstrap", str(bootstrap), "--out", str(out)]
-    command = "lostcards tournament " + " ".join(shlex.quote(a) for a in args)
-    t0 = time.time()
-    try:
-        tabs = run_tournament(r, pols, rounds, seed, block=block, target=target, sequential=not fixed,
-                              first=first, bootstrap=bootstrap, threads=threads,
-                              progress=lambda line: click.echo(line, err=True), keep_deals=False)
-    except KeyboardInterrupt:
-        click.echo("\ninterrupted: nothing written", err=True)
-        sys.exit(130)
-    seconds = round(time.time() - t0, 3)
-    pairs = tabs["pairs"]
-    manifest = {
-        "command": command, "kind": "tournament", "ruleset": r.describe(), "rules": r.to_record(),
-        "players": r.players, "policies": [p.spec for p in pols], "seed": seed,
-        "rounds": rounds, "block": block, "target": target, "first": first,
-        "sequential": None if fixed else {
-            "rule": ("stop a pair at the first look where the 95% t interval's half-width < target, "
-                     "or |mean margin| > z * se (z Bonferroni over the maximum number of looks: "
-                     "alpha/(2K) each side), or at `rounds` deals"
-                     if r.players > 1 else
-                     "stop a policy at the first look where its 95% t interval's half-width < target, "
-                     "or at `rounds` rounds"),
-            "alpha": ALPHA, "max_looks": max_looks(rounds, block),
-            "z": boundary_z(rounds, block) if r.players > 1 else None},
-        "deals_played": ({f"{a} vs {b}": int(n) for a, b, n in
-                          zip(pairs["policy_a"], pairs["policy_b"], pairs["deals"])} if r.players > 1 else
-                         {row["policy"]: int(row["rounds"]) for _, row in tabs["policies"].iterrows()}),
-        "rating_method": tabs["ratings"]["method"].iloc[0], "bootstrap": bootstrap,
-        "bt_prior_games": BT_PRIOR_GAMES if r.players > 1 else None,
-        "turn_cap": r.turn_cap,
-        "capped_rounds": int(tabs["policies"]["capped"].sum() if r.players == 1 else pairs["capped"].sum()),
-        "files": ["pairs.csv", "ratings.csv", "policies.csv", "looks.csv", "tournament.png"],
-        "versions": versions(), "seconds": seconds,
-    }
-    write(tabs, out, r, manifest)
-    click.echo(report(tabs, r, seed))
-    click.echo(f"\nfiles: {out}/{{pairs,ratings,policies,looks}}.csv, tournament.png, manifest.json "
-               f"({seconds:.1f} s)")

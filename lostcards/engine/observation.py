@@ -12,8 +12,8 @@ Policies must not write into it.
 """
 from numba import njit
 
-from .cards import MAX_CODES, SLOTS
-from .ruleset import P_LEN
+from lostcards.rules.cards import MAX_CODES, SLOTS
+from lostcards.rules.ruleset import P_LEN
 
 HMAX = 64     # most cards a hand can hold (two partners' cards, with room)
 PMAX = 32     # most cards one discard pile can hold
@@ -104,7 +104,7 @@ def expedition_allows(obs, side, code):
 
 def describe(obs) -> dict:
     """A plain-Python view of an observation array, for debugging and tests."""
-    from .ruleset import P_PLAYERS, P_SUITS
+    from lostcards.rules.ruleset import P_PLAYERS, P_SUITS
     suits = int(obs[O_RULES + P_SUITS])
     players = int(obs[O_RULES + P_PLAYERS])
     sides = 1 if players == 1 else 2

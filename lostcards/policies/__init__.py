@@ -17,9 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-
-class PolicyError(ValueError):
-    """An unknown policy or a bad policy parameter (the message says which)."""
+from lostcards.errors import PolicyError
 
 
 @dataclass(frozen=True)
@@ -89,6 +87,7 @@ def _num(v):
 _REGISTRY: dict[str, Policy] = {}
 _BUILTIN_MODULES = ("random", "greedy", "expert", "search")
 _loaded = False
+BROKEN: dict[str, str] = {}      # entry points that failed to load: name -> why (warned once)
 
 
 def register(policy: Policy) -> Policy:
@@ -112,14 +111,32 @@ def _load_builtins():
     _loaded = True
     for mod in _BUILTIN_MODULES:
         _load_builtin(mod)
-    try:
-        from importlib.metadata import entry_points
-        for ep in entry_points(group="lostcards.policies"):
+    from importlib.metadata import entry_points
+    for ep in entry_points(group="lostcards.policies"):
+        try:
             obj = ep.load()
-            if isinstance(obj, Policy) and obj.name not in _REGISTRY:
-                register(obj)
-    except Exception:  # a broken third-party entry point must not break the built-ins
-        pass
+        except Exception as e:      # a broken third-party entry point must not break the built-ins
+            BROKEN[ep.name] = f"{ep.value}: {type(e).__name__}: {e}"
+            print(f"lostcards: warning: policy entry point {ep.name!r} ({BROKEN[ep.name]}) cannot be "
+                  "loaded; it is left out", file=sys.stderr)
+            continue
+        if not isinstance(obj, Policy):
+            BROKEN[ep.name] = f"{ep.value} is not a lostcards Policy"
+            print(f"lostcards: warning: policy entry point {ep.name!r}: {BROKEN[ep.name]}; it is left out",
+                  file=sys.stderr)
+        elif obj.name not in _REGISTRY:
+            register(obj)
+
+
+def split_policies(text: str) -> list[str]:
+    """'expert:invest=never,endgame=off,greedy' -> ['expert:invest=never,endgame=off', 'greedy']."""
+    out: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if out and "=" in piece and ":" not in piece.split("=", 1)[0]:
+            out[-1] += "," + piece
+        elif piece:
+            out.append(piece)
+    return out
 
 
 def names() -> list[str]:
@@ -139,6 +156,8 @@ def resolve(spec) -> Policy:
         _load_builtins()
     if name in _REGISTRY:
         return _REGISTRY[name].with_params(params) if params else _REGISTRY[name]
+    if name in BROKEN:
+        raise PolicyError(f"policy {name!r} cannot be loaded: {BROKEN[name]}")
     if "." in name and params:
         attr, _, params = params.partition(":")
         if os.getcwd() not in sys.path:

@@ -39,13 +39,43 @@ scratch array is allocated per call.
 import numpy as np
 from numba import njit
 
-from ..cards import MAX_CODES, SLOTS
-from ..engine import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
-from ..observation import (HMAX, NSUITS, O_CAN_PASS, O_DECK, O_EXP_COUNT, O_EXP_INV, O_EXP_MASK,
-                           O_EXP_SUM, O_EXP_TOP, O_HAND, O_HAND_LEN, O_KNOWN, O_PILE, O_PILE_LEN,
-                           O_RULES, O_SEAT, O_SIDE, O_STALL, O_TURN, PMAX)
-from ..ruleset import (P_BONUS_CARDS, P_BONUS_POINTS, P_COST, P_DECK, P_EXTRA_MASK, P_HAND,
-                       P_INVESTMENTS, P_NUMBERS_MASK, P_PLAYERS, P_STALL, P_SUITS)
+from lostcards.engine.core import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
+from lostcards.engine.observation import (
+    HMAX,
+    NSUITS,
+    O_CAN_PASS,
+    O_DECK,
+    O_EXP_COUNT,
+    O_EXP_INV,
+    O_EXP_MASK,
+    O_EXP_SUM,
+    O_EXP_TOP,
+    O_HAND,
+    O_HAND_LEN,
+    O_KNOWN,
+    O_PILE,
+    O_PILE_LEN,
+    O_RULES,
+    O_SEAT,
+    O_SIDE,
+    O_STALL,
+    O_TURN,
+    PMAX,
+)
+from lostcards.rules.cards import MAX_CODES, SLOTS
+from lostcards.rules.ruleset import (
+    P_BONUS_CARDS,
+    P_BONUS_POINTS,
+    P_COST,
+    P_DECK,
+    P_EXTRA_MASK,
+    P_HAND,
+    P_INVESTMENTS,
+    P_NUMBERS_MASK,
+    P_PLAYERS,
+    P_STALL,
+    P_SUITS,
+)
 
 # parameter positions (declaration order of the Policy below)
 (K_INVEST, K_ENDGAME, K_SAFETY, K_BONUS, K_DENY, K_PASS,
@@ -661,7 +691,7 @@ def _draw(obs, params, buf, card, to, extend):
     return best
 
 
-from . import Policy, register  # noqa: E402
+from lostcards.policies import Policy, register  # noqa: E402
 
 EXPERT = register(Policy(
     "expert", expert_policy,

@@ -11,15 +11,15 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import IO, Iterable, Optional, Union
 
-from .cards import CardError, deck_codes, format_card, parse_card
-from .reference import RECORD_FORMAT, IllegalMove, Pass, Play, Round
-from .ruleset import Ruleset, RulesError, from_record
+from lostcards.errors import CardError, IllegalMove, MalformedRecord, RulesError
+from lostcards.reference.moves import Pass, Play
+from lostcards.reference.round import RECORD_FORMAT, Round
+from lostcards.rules.cards import deck_codes, format_card, parse_card
+from lostcards.rules.ruleset import Ruleset, from_record
 
 TURN_KEYS = {"play", "to", "draw"}
 
 
-class MalformedRecord(ValueError):
-    """A record that cannot be replayed at all: bad JSON, an unknown card in the deal, a deal that does not fit."""
 
 
 @dataclass(frozen=True)
@@ -224,7 +224,8 @@ def move_of_turn(turn, rules: Ruleset):
     Solitaire: a missing ``draw`` is ``None`` (the deck while it lasts).
     """
     if not isinstance(turn, dict):
-        raise IllegalMove(f"a turn must be an object with \"play\", \"to\" and \"draw\", or \"pass\"; got {_short(turn)}")
+        raise IllegalMove('a turn must be an object with "play", "to" and "draw", or "pass"; '
+                          f"got {_short(turn)}")
     if "pass" in turn:
         extra = sorted(set(turn) - {"pass"})
         if extra:

@@ -8,13 +8,11 @@ record (or file) is malformed or unreadable.
 """
 from __future__ import annotations
 
-import json
 from typing import Optional
 
-import click
-
-from .reference import IllegalMove, Round
-from .records import MalformedRecord, move_of_turn, read_record, split_records
+from lostcards.errors import IllegalMove, MalformedRecord
+from lostcards.records.format import move_of_turn, read_record, split_records
+from lostcards.reference.round import Round
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_MALFORMED = 0, 1, 2
 
@@ -97,40 +95,3 @@ def describe(verdict: dict, rnd: Optional[Round], label: str) -> str:
             exps.append(f"{rules.letters[suit]}: {cards or '-'}")
         lines.append(f"  {_side_name(side, rnd.players)}: {verdict['scores'][side]:+d}   " + "   ".join(exps))
     return "\n".join(lines)
-
-
-@click.command("replay")
-@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON verdict per record, one a line.")
-def replay(files, as_json):
-    """Check round records turn by turn (FILE: one JSON record, or JSON Lines; '-' reads stdin).
-
-    Exit status: 0 all legal, 1 an illegal turn, 2 a malformed record or unreadable file.
-    """
-    status = EXIT_OK
-    for path in files:
-        try:
-            with click.open_file(path, "rb") as f:      # "-" is stdin
-                data = f.read()
-        except OSError as e:                      # missing, a directory, no permission, ...
-            reason = e.strerror or str(e)
-            msg = f"cannot read {path}: {reason}"
-            if as_json:
-                click.echo(json.dumps({"ok": False, "turn": None, "error": msg}))
-            else:
-                click.echo(f"{path}: {msg}")
-            status = max(status, EXIT_MALFORMED)
-            continue
-        items = split_records(data)
-        many = len(items) > 1
-        for i, item in enumerate(items, start=1):
-            if isinstance(item, MalformedRecord):
-                verdict, rnd = {"ok": False, "turn": None, "error": str(item)}, None
-            else:
-                verdict, rnd, _ = check_record(item)
-            status = max(status, exit_status(verdict))
-            if as_json:
-                click.echo(json.dumps(verdict))
-            else:
-                click.echo(describe(verdict, rnd, f"{path} record {i}" if many else path))
-    click.get_current_context().exit(status)

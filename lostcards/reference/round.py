@@ -15,195 +15,25 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
-from typing import Callable, Literal, Optional, Sequence, Union
+from typing import Optional
 
 import numpy as np
 
-from .cards import format_card, is_investment, parse_card, suit_of, value_of, deck_codes
-from .rng import STREAM_DEAL, Stream
-from .ruleset import Ruleset
+from lostcards.errors import IllegalMove
+from lostcards.reference.moves import Move, Pass, Play
+from lostcards.reference.observation import Observation, side_of
+from lostcards.rules.cards import deck_codes, format_card, is_investment, suit_of, value_of
+from lostcards.rules.outcome import Ending
+from lostcards.rules.ruleset import Ruleset
+from lostcards.rules.scoring import expedition_refusal, score_expedition
+from lostcards.rules.streams import STREAM_DEAL, Stream
 
 RECORD_FORMAT = "lostcards-round/1"
-ENDINGS = ("deck", "stall", "hand-empty", "capped")
 
 # column order of the statistics arrays (docs/engine.md, "Per-round statistics")
 SEAT_STATS = ("plays", "discards", "deck_draws", "pile_draws", "passes")
 SEAT_SUIT_STATS = ("held_count", "held_sum", "reached_count", "reached_sum")
 SIDE_SUIT_STATS = ("exp_cards", "exp_investments", "exp_score")
-
-
-class IllegalMove(ValueError):
-    """A move the rules do not allow; the message names the rule broken."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
-
-
-# ---------------------------------------------------------------------------
-# Moves
-# ---------------------------------------------------------------------------
-
-Draw = Union[Literal["deck"], int, None]
-
-
-@dataclass(frozen=True)
-class Play:
-    """Play ``card`` (a code) to the own expedition or its discard pile, then draw.
-
-    ``draw`` is ``"deck"``, a suit index (that suit's discard pile), or ``None``:
-    no choice, which only solitaire allows (it draws off the deck while it lasts).
-    """
-
-    card: int
-    to: Literal["expedition", "discard"]
-    draw: Draw = None
-
-
-@dataclass(frozen=True)
-class Pass:
-    """4 players: hand these two cards (codes) to the partner instead of playing and drawing."""
-
-    cards: tuple
-
-
-Move = Union[Play, Pass]
-
-
-# ---------------------------------------------------------------------------
-# Scoring
-# ---------------------------------------------------------------------------
-
-def _code(card, rules: Ruleset) -> int:
-    if isinstance(card, str):
-        return parse_card(card, rules)
-    return int(card)
-
-
-def score_expedition(cards: Sequence, rules: Ruleset) -> int:
-    """An expedition's score (SPEC §2): (numbers - cost) x (investments + 1), + bonus at enough cards; empty = 0.
-
-    ``cards`` are card texts (``"JH"``) or codes.
-    """
-    codes = [_code(c, rules) for c in cards]
-    if not codes:
-        return 0
-    investments = sum(1 for c in codes if is_investment(c))
-    numbers = sum(value_of(c) for c in codes)
-    score = (numbers - rules.cost) * (investments + 1)
-    if len(codes) >= rules.bonus_cards:
-        score += rules.bonus_points
-    return score
-
-
-def side_of(seat: int, players: int) -> int:
-    """The side a seat plays for: itself with 1 or 2 players, its team (seat mod 2) with 4."""
-    return seat % 2 if players == 4 else seat
-
-
-def expedition_refusal(expedition: Sequence[int], card: int, letters: str) -> Optional[str]:
-    """Why ``card`` cannot be added to an expedition holding ``expedition`` (codes), or None if it can."""
-    high = max((value_of(c) for c in expedition if not is_investment(c)), default=0)
-    text = format_card(card, letters)
-    if is_investment(card):
-        if high:
-            return (f"{text} is an investment card and the {letters[suit_of(card)]} expedition "
-                    f"already holds a number ({high}); investments go down before any number")
-        return None
-    if value_of(card) <= high:
-        return (f"{text} cannot go on the {letters[suit_of(card)]} expedition: "
-                f"a number must be higher than the highest already there ({high})")
-    return None
-
-
-# ---------------------------------------------------------------------------
-# What a policy sees
-# ---------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Observation:
-    """What one seat may see when it is its turn (SPEC §3), never the deck order or hidden hands.
-
-    Cards are codes.  ``expeditions[side][suit]`` and ``discards[suit]`` list
-    cards in the order they were laid (a pile's top card is last).
-    ``known[seat]`` holds the cards this seat knows that seat to hold
-    (docs/engine.md); its own entry is empty.
-    """
-
-    rules: Ruleset
-    seat: int
-    players: int
-    hand: tuple
-    expeditions: tuple
-    discards: tuple
-    deck_size: int
-    known: tuple
-    hand_sizes: tuple
-    stall_count: int
-    turn: int
-    can_pass: bool
-    round_index: int = 0
-    totals: tuple = ()
-
-    # -- who is who ------------------------------------------------------
-    @property
-    def side(self) -> int:
-        return side_of(self.seat, self.players)
-
-    @property
-    def partner(self) -> Optional[int]:
-        """The partner's seat (4 players), else None."""
-        return (self.seat + 2) % 4 if self.players == 4 else None
-
-    @property
-    def letters(self) -> str:
-        return self.rules.letters
-
-    def card_text(self, code: int) -> str:
-        return format_card(code, self.rules.letters)
-
-    # -- the table ---------------------------------------------------------
-    def expedition(self, suit: int, side: Optional[int] = None) -> tuple:
-        """The cards of one expedition (own side by default), in the order laid."""
-        return self.expeditions[self.side if side is None else side][suit]
-
-    def pile_top(self, suit: int) -> Optional[int]:
-        """The top card of a suit's discard pile, or None when it is empty."""
-        pile = self.discards[suit]
-        return pile[-1] if pile else None
-
-    def can_play(self, card: int) -> bool:
-        """Whether ``card`` may be added to the own expedition of its suit now."""
-        return expedition_refusal(self.expedition(suit_of(card)), card, self.rules.letters) is None
-
-    def legal_plays(self) -> list:
-        """Every legal (card, to) in the `random` policy's order: expedition plays, then discards.
-
-        Cards follow the hand's order and copies are listed separately.
-        """
-        plays = [(c, "expedition") for c in self.hand if self.can_play(c)]
-        plays.extend((c, "discard") for c in self.hand)
-        return plays
-
-    def draw_sources(self, after_discard_suit: Optional[int] = None) -> list:
-        """Where a draw may come from after the play: ``"deck"``, then each non-empty pile's suit index.
-
-        The pile just discarded onto (``after_discard_suit``) is left out.  In
-        solitaire there is no choice (the draw is automatic): the list is empty.
-        """
-        if self.players == 1:
-            return []
-        sources = ["deck"] if self.deck_size > 0 else []
-        sources.extend(s for s, pile in enumerate(self.discards) if pile and s != after_discard_suit)
-        return sources
-
-    def score(self, side: Optional[int] = None) -> int:
-        """A side's score as the table stands (own side by default)."""
-        exps = self.expeditions[self.side if side is None else side]
-        return sum(score_expedition(e, self.rules) for e in exps)
-
-
-Policy = Callable[[Observation, Stream], Move]
 
 
 # ---------------------------------------------------------------------------
@@ -267,7 +97,7 @@ class Round:
         self.out_of_game = []             # solitaire discards
         self.turn = 0                     # turns played, passes included
         self.stall_count = 0
-        self.ended_by: Optional[str] = None
+        self.ended_by: Optional[Ending] = None
         self._passed_last = [False] * self.players
         self._drew_deck = False           # whether the last turn drew off the deck
         # _known[holder][phys] = the seats that know `holder` holds card `phys`
@@ -591,13 +421,13 @@ class Round:
         """Deck, stall, hand-empty, capped: checked in that order after every turn (docs/engine.md)."""
         rules = self.rules
         if self.players > 1 and self._drew_deck and self.deck_size == 0:
-            self.ended_by = "deck"
+            self.ended_by = Ending.DECK
         elif rules.stall_limit > 0 and self.stall_count >= rules.stall_limit * self.players:
-            self.ended_by = "stall"
+            self.ended_by = Ending.STALL
         elif self.players == 1 and not self.hands[0]:
-            self.ended_by = "hand-empty"
+            self.ended_by = Ending.HAND_EMPTY
         elif rules.turn_cap > 0 and self.turn >= rules.turn_cap:
-            self.ended_by = "capped"
+            self.ended_by = Ending.CAPPED
 
     # -- statistics ------------------------------------------------------------
     def stats(self) -> dict:
@@ -676,7 +506,7 @@ class RoundResult:
     """A finished round: its record (SPEC §5), how it ended, scores per side, turn count and statistics."""
 
     record: dict
-    ended_by: str
+    ended_by: Ending
     scores: list
     turns: int
     stats: dict

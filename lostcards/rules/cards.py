@@ -8,6 +8,8 @@ in the canonical deck (ordered by code, copies adjacent).
 """
 from __future__ import annotations
 
+from lostcards.errors import CardError
+
 SLOTS = 12
 INVESTMENT_RANKS = ("J", "Q", "K")
 FAMILY_LETTERS = {"expeditions": "CDHS", "lost-cities": "YBWGRP"}
@@ -15,8 +17,6 @@ MAX_SUITS = 6
 MAX_CODES = MAX_SUITS * SLOTS
 
 
-class CardError(ValueError):
-    """A card text that is not a card of the ruleset."""
 
 
 def code_of(suit: int, slot: int) -> int:

@@ -6,15 +6,12 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import FAMILY_LETTERS, SLOTS, deck_codes
-
-
-class RulesError(ValueError):
-    """A ruleset parameter out of its allowed range (the message names it)."""
+from lostcards.errors import RulesError
+from lostcards.rules.cards import FAMILY_LETTERS, SLOTS, deck_codes
 
 
 @dataclass(frozen=True)
@@ -74,7 +71,7 @@ class Ruleset:
         over.pop("players", None)
         if not over:
             return self.preset
-        return self.preset + "(" + ", ".join(f"{k}={_fmt(v)}" for k, v in over.items()) + ")"
+        return self.preset + "(" + ", ".join(f"{k}={format_value(v)}" for k, v in over.items()) + ")"
 
     def params(self) -> np.ndarray:
         """The ruleset as a small int64 array for the numba engine (layout: P_* below)."""
@@ -103,7 +100,8 @@ class Ruleset:
  P_DECK, P_NUMBERS, P_LEN) = range(16)
 
 
-def _fmt(v):
+def format_value(v) -> str:
+    """A parameter value as the command line writes it: ``2,3,4``, ``true``, ``8``."""
     if isinstance(v, tuple):
         return ",".join(map(str, v))
     return str(v).lower() if isinstance(v, bool) else str(v)
@@ -165,6 +163,38 @@ def _as_bool(name, value):
 _CONVERT = {"int": _as_int, "ints": _as_ints, "bool": _as_bool}
 
 
+def convert(name: str, value):
+    """One parameter's value from text or a Python value (``"2..8"`` -> ``(2, ..., 8)``); RulesError if it is none."""
+    if name not in PARAMETERS:
+        raise RulesError(f"unknown rule parameter {name!r} (known: {', '.join(PARAMETERS)})")
+    return _CONVERT[PARAMETERS[name][0]](name, value)
+
+
+def parse_overrides(items, option: str = "--set") -> dict:
+    """``["hand_size=8", "numbers=2..8"]`` (the ``--set PARAM=VALUE`` options) -> ``{"hand_size": "8", ...}``.
+
+    The values stay text (``rules`` converts and checks them); an item without
+    ``=`` or an unknown parameter is refused, naming it.
+    """
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise RulesError(f"{option} {item!r} must be PARAM=VALUE (parameters: {', '.join(PARAMETERS)})")
+        k, v = (t.strip() for t in item.split("=", 1))
+        if k not in PARAMETERS:
+            raise RulesError(f"{option} {k}: unknown rule parameter (known: {', '.join(PARAMETERS)})")
+        out[k] = v
+    return out
+
+
+def build_rules(preset: str, sets=(), players: int | None = None) -> "Ruleset":
+    """The ruleset of the command-line options ``--rules PRESET --set PARAM=VALUE ... --players N``."""
+    overrides = parse_overrides(sets)
+    if players is not None:
+        overrides["players"] = players
+    return rules(preset, **overrides)
+
+
 def make_rules(base: Ruleset, overrides: dict) -> Ruleset:
     values = {}
     for name, value in overrides.items():
@@ -181,7 +211,7 @@ def make_rules(base: Ruleset, overrides: dict) -> Ruleset:
 
 def _check(ok, name, allowed, value):
     if not ok:
-        raise RulesError(f"{name} = {_fmt(value)} is not allowed: {allowed}")
+        raise RulesError(f"{name} = {format_value(value)} is not allowed: {allowed}")
 
 
 def validate(r: Ruleset) -> None:

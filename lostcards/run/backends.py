@@ -1,6 +1,6 @@
 """Where a batch's shards are played: this process, local worker processes, or a Dask cluster.
 
-Every backend runs the same function, ``simulate.play_shard(spec, k, threads)``,
+Every backend runs the same function, ``shards.play_shard(spec, k, threads)``,
 which plays shard ``k`` and returns its tables as Parquet bytes; the
 coordinator (``simulate.run``) alone checks and writes the files and the
 manifest.  Since round ``i`` depends on ``(seed, i)`` alone, the files are the
@@ -22,6 +22,9 @@ from contextlib import contextmanager
 from typing import Iterable, Iterator
 
 import numba
+
+from lostcards.errors import BatchError
+from lostcards.run.shards import play_shard
 
 
 def cores() -> int:
@@ -57,7 +60,7 @@ class Local(Backend):
         return {"kind": self.kind, "workers": 1, "threads": self.threads or cores()}
 
     def map(self, spec, shards):
-        from .simulate import play_shard
+
         for k in shards:
             yield play_shard(spec, k, self.threads)
 
@@ -93,7 +96,7 @@ class Processes(Backend):
         import multiprocessing as mp
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
-        from .simulate import play_shard
+
         todo = iter(list(shards))
         ex = ProcessPoolExecutor(self.workers, mp_context=mp.get_context("spawn"),
                                  initializer=_worker_init, initargs=(os.getpid(),))
@@ -152,7 +155,6 @@ class Dask(Backend):
         return d
 
     def _client(self):
-        from .simulate import BatchError
         try:
             import logging
 
@@ -186,7 +188,7 @@ class Dask(Backend):
     def map(self, spec, shards):
         from distributed import as_completed
 
-        from .simulate import play_shard
+
         if self.client is None:
             with self.open():
                 yield from self.map(spec, shards)

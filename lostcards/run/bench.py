@@ -9,7 +9,6 @@ machine better than a raw rate.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -19,8 +18,8 @@ from pathlib import Path
 
 import numba
 
-from .ruleset import rules
-from .runner import play
+from lostcards.rules.ruleset import rules
+from lostcards.run.runner import play
 
 CASES = [("2p expeditions", "expeditions", 2), ("4p expeditions", "expeditions", 4),
          ("solitaire expeditions", "expeditions", 1), ("2p lost-cities", "lost-cities", 2)]

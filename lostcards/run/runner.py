@@ -11,14 +11,14 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from . import engine
-from .cards import deck_codes, format_card
-from .policies import Policy, resolve
-from .ruleset import Ruleset, rules as make_rules
-
-
-class PolicyFailure(RuntimeError):
-    """A policy returned an illegal move (the message names the round and the rule)."""
+from lostcards.engine import batch as loops
+from lostcards.engine import core as engine
+from lostcards.errors import IllegalMove, PolicyFailure
+from lostcards.policies import Policy, resolve
+from lostcards.rules.cards import deck_codes, format_card
+from lostcards.rules.outcome import Ending
+from lostcards.rules.ruleset import Ruleset
+from lostcards.rules.ruleset import rules as make_rules
 
 
 @dataclass
@@ -86,7 +86,7 @@ def play(rules, policy_a="random", policy_b=None, rounds: int = 1000, seed: int 
         prev = numba.get_num_threads()
         numba.set_num_threads(min(nt, threads_available()))
         try:
-            engine.run_batch(P, pid_code, np.int64(seed), np.int64(start), np.int64(n), np.int64(first),
+            loops.run_batch(P, pid_code, np.int64(seed), np.int64(start), np.int64(n), np.int64(first),
                              a.kernel, a.params, b.kernel, b.params,
                              out_round, out_seat, out_suit, out_side, np.int64(chunks))
         finally:
@@ -103,7 +103,7 @@ def play(rules, policy_a="random", policy_b=None, rounds: int = 1000, seed: int 
 
 def _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, out_side):
     """Plain-Python policies play on the reference engine (slow: for prototyping)."""
-    from . import reference
+    from lostcards.reference import round as reference
     for p in (a, b):
         if p.python is None:
             raise PolicyFailure(f"policy {p.spec!r} has no plain-Python version, so it cannot play "
@@ -114,10 +114,10 @@ def _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, 
         f = first if first >= 0 else i % r.players
         try:
             res = reference.play_round(r, seed, i, pols, first=f)
-        except reference.IllegalMove as e:
+        except IllegalMove as e:
             raise PolicyFailure(f"round {i} (seed {seed}): {e}") from None
         st = res.stats
-        out_round[row, :3] = (f, st["turns"], reference.ENDINGS.index(st["ended_by"]))
+        out_round[row, :3] = (f, st["turns"], Ending(st["ended_by"]).code)
         out_round[row, 3:3 + r.sides] = st["scores"]
         out_seat[row] = st["seats"]
         out_suit[row] = st["seat_suits"]
@@ -135,7 +135,7 @@ def log_rounds(r: Ruleset, a: Policy, b: Policy, idx, seed: int, first: int, log
     prev = numba.get_num_threads()
     numba.set_num_threads(nt)
     try:
-        engine.record_rounds(r.params(), np.array(deck_codes(r), np.int16), np.int64(seed), idx,
+        loops.record_rounds(r.params(), np.array(deck_codes(r), np.int16), np.int64(seed), idx,
                              np.int64(first), a.kernel, a.params, b.kernel, b.params, logs, orders,
                              errors, np.int64(max(1, min(k, nt * 4))))
     finally:
@@ -151,7 +151,7 @@ def max_turns(r: Ruleset) -> int:
     return (2 * r.deck_size + 2) * r.stall_limit * r.players * 2
 
 
-def records(rules, policy_a="random", policy_b=None, round_indices=(0,), seed: int = 0,
+def play_records(rules, policy_a="random", policy_b=None, round_indices=(0,), seed: int = 0,
             first: int = 0) -> list[dict]:
     """SPEC §5 records of the given rounds, as the batch loop plays them."""
     r = _rules(rules)

@@ -9,12 +9,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from . import engine
-from .cards import INVESTMENT_RANKS, SLOTS, deck_codes, format_card
-from .engine import ENDED
-from .runner import Batch, PolicyFailure, log_rounds, max_turns
+from lostcards.engine import core as engine
+from lostcards.errors import PolicyFailure
+from lostcards.rules.cards import INVESTMENT_RANKS, SLOTS, deck_codes, format_card
+from lostcards.rules.outcome import FINISHED
+from lostcards.run.runner import Batch, log_rounds, max_turns
 
-ENDED_BY = pd.CategoricalDtype(list(ENDED), ordered=False)
+ENDED_BY = pd.CategoricalDtype([e.value for e in FINISHED], ordered=False)
 
 
 def _constant(value, n: int) -> pd.Categorical:

@@ -23,16 +23,62 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..cards import MAX_CODES, SLOTS
-from ..determinize import (NMAX, W_CNT, W_DECK_N, W_DECK_POS, W_ENDED, W_HAND, W_HLEN, W_LEN,
-                           W_PILE, W_PLEN, W_STALL, W_TOP, base_state, canonical_pids,
-                           hand_weights, margin, sample, sim_apply, to_engine)
-from ..engine import (DRAW_DECK, DRAW_NONE, END_NONE, PASS_FLAG, S_ENDED, S_LEN, S_PASSED, TO_DISCARD,
-                      TO_EXPEDITION, apply_move, expedition_score, make_pass, make_play)
-from ..observation import (HMAX, NSUITS, O_CAN_PASS, O_EXP_COUNT, O_EXP_INV, O_EXP_SUM, O_EXP_TOP,
-                           O_HAND, O_HAND_LEN, O_PILE_LEN, O_RULES, O_SEAT, O_SIDE, OBS_LEN, PMAX)
-from ..ruleset import P_COST, P_LEN, P_PASS_MIN, P_PASS_TWICE, P_PLAYERS, P_SUITS
-from .expert import EXPERT, expert_policy
+from lostcards.engine.core import (
+    DRAW_DECK,
+    DRAW_NONE,
+    END_NONE,
+    PASS_FLAG,
+    S_ENDED,
+    S_LEN,
+    S_PASSED,
+    TO_DISCARD,
+    TO_EXPEDITION,
+    apply_move,
+    expedition_score,
+    make_pass,
+    make_play,
+)
+from lostcards.engine.observation import (
+    HMAX,
+    NSUITS,
+    O_CAN_PASS,
+    O_EXP_COUNT,
+    O_EXP_INV,
+    O_EXP_SUM,
+    O_EXP_TOP,
+    O_HAND,
+    O_HAND_LEN,
+    O_PILE_LEN,
+    O_RULES,
+    O_SEAT,
+    O_SIDE,
+    OBS_LEN,
+    PMAX,
+)
+from lostcards.policies.expert import EXPERT, expert_policy
+from lostcards.policies.search.determinize import (
+    NMAX,
+    W_CNT,
+    W_DECK_N,
+    W_DECK_POS,
+    W_ENDED,
+    W_HAND,
+    W_HLEN,
+    W_LEN,
+    W_PILE,
+    W_PLEN,
+    W_STALL,
+    W_TOP,
+    base_state,
+    canonical_pids,
+    hand_weights,
+    margin,
+    sample,
+    sim_apply,
+    to_engine,
+)
+from lostcards.rules.cards import MAX_CODES, SLOTS
+from lostcards.rules.ruleset import P_COST, P_LEN, P_PASS_MIN, P_PASS_TWICE, P_PLAYERS, P_SUITS
 
 _EXPERT_PARAMS = EXPERT.params      # the expert's defaults, frozen into the compiled code
 ROLL_EXPERT, ROLL_FAST = 0, 1
@@ -489,7 +535,7 @@ def evaluate_from(obs, params, rng, moves, means, W0, pool, npool, wts):
     return nc, best, base
 
 
-from . import Policy, register  # noqa: E402
+from lostcards.policies import Policy, register  # noqa: E402
 
 SEARCH = register(Policy(
     "search", search_policy,
@@ -515,11 +561,14 @@ ROLLOUT = Policy("search-rollout", rollout_policy, doc="the search bot's rollout
 
 def _bind_own_cache():
     # the rollouts run the expert and the engine compiled into this module's
-    # functions: recompile them when those files change (determinize.bind_cache)
-    from .. import cards, determinize, engine, observation, rng, ruleset
-    from . import expert
-    from ..determinize import _module_files, bind_cache
-    bind_cache(globals(), _module_files(cards, determinize, engine, observation, rng, ruleset, expert))
+    # functions: recompile them when those files change (numba_cache.bind_cache)
+    from lostcards.engine import core, observation, rng
+    from lostcards.numba_cache import bind_cache, module_files
+    from lostcards.policies import expert
+    from lostcards.policies.search import determinize
+    from lostcards.rules import cards, outcome, ruleset, streams
+    bind_cache(globals(), module_files(cards, outcome, ruleset, streams, core, observation, rng, expert,
+                                       determinize))
 
 
 _bind_own_cache()

@@ -34,16 +34,64 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .cards import MAX_CODES, SLOTS
-from .engine import (DRAW_DECK, DRAW_NONE, END_CAPPED, END_DECK, END_HAND_EMPTY, END_NONE, END_STALL,
-                     PASS_FLAG, S_DECK_END, S_DECK_POS, S_ENDED, S_HAND_PID, S_ORDER, S_PASSED,
-                     S_PILE_PID, S_STALL, S_TURN)
-from .observation import (HMAX, NSUITS, O_CAN_PASS, O_DECK, O_EXP_COUNT, O_EXP_INV, O_EXP_MASK,
-                          O_EXP_SUM, O_EXP_TOP, O_HAND, O_HAND_LEN, O_KNOWN, O_PILE, O_PILE_LEN,
-                          O_RULES, O_SEAT, O_SIDE, O_STALL, O_TURN, PMAX)
-from .rng import below
-from .ruleset import (P_BONUS_CARDS, P_BONUS_POINTS, P_COST, P_EXTRA_MASK, P_HAND, P_INVESTMENTS,
-                      P_LEN, P_NUMBERS_MASK, P_PLAYERS, P_STALL, P_SUITS, P_TURN_CAP)
+from lostcards.engine.core import (
+    DRAW_DECK,
+    DRAW_NONE,
+    END_CAPPED,
+    END_DECK,
+    END_HAND_EMPTY,
+    END_NONE,
+    END_STALL,
+    PASS_FLAG,
+    S_DECK_END,
+    S_DECK_POS,
+    S_ENDED,
+    S_HAND_PID,
+    S_ORDER,
+    S_PASSED,
+    S_PILE_PID,
+    S_STALL,
+    S_TURN,
+)
+from lostcards.engine.observation import (
+    HMAX,
+    NSUITS,
+    O_CAN_PASS,
+    O_DECK,
+    O_EXP_COUNT,
+    O_EXP_INV,
+    O_EXP_MASK,
+    O_EXP_SUM,
+    O_EXP_TOP,
+    O_HAND,
+    O_HAND_LEN,
+    O_KNOWN,
+    O_PILE,
+    O_PILE_LEN,
+    O_RULES,
+    O_SEAT,
+    O_SIDE,
+    O_STALL,
+    O_TURN,
+    PMAX,
+)
+from lostcards.engine.rng import below
+from lostcards.numba_cache import bind_cache, module_files
+from lostcards.rules.cards import MAX_CODES, SLOTS
+from lostcards.rules.ruleset import (
+    P_BONUS_CARDS,
+    P_BONUS_POINTS,
+    P_COST,
+    P_EXTRA_MASK,
+    P_HAND,
+    P_INVESTMENTS,
+    P_LEN,
+    P_NUMBERS_MASK,
+    P_PLAYERS,
+    P_STALL,
+    P_SUITS,
+    P_TURN_CAP,
+)
 
 NMAX = 96            # most cards a deck can hold
 
@@ -513,42 +561,10 @@ def to_engine(W, obs, first_pid, S, O):
 
 # ---- numba's disk cache and other files ------------------------------------------------
 
-def bind_cache(namespace: dict, files) -> None:
-    """Make the cached numba functions in `namespace` stale whenever one of `files`
-    changes, not only their own file.
-
-    numba keys a cached function on its own source file only, so code compiled
-    into it from other modules (here: the expert's rollouts, the engine's layout
-    constants) would stay old after those files change.  This folds a digest of
-    `files` into each function's cache stamp.  It uses a numba internal
-    (``_cache._cache_file._source_stamp``); if that is missing, nothing changes.
-    """
-    import hashlib
-    import os
-
-    h = hashlib.sha1()
-    for f in files:
-        try:
-            with open(f, "rb") as fh:
-                h.update(fh.read())
-        except OSError:
-            h.update(os.fsencode(f))
-    digest = h.hexdigest()
-    for obj in list(namespace.values()):
-        cache_file = getattr(getattr(obj, "_cache", None), "_cache_file", None)
-        stamp = getattr(cache_file, "_source_stamp", None)
-        if stamp is not None and not (isinstance(stamp, tuple) and len(stamp) == 3):
-            cache_file._source_stamp = (stamp[0], stamp[1], digest) if isinstance(stamp, tuple) \
-                else (stamp, None, digest)
-
-
-def _module_files(*modules):
-    return [m.__file__ for m in modules]
-
-
 def _bind_own_cache():
-    from . import cards, engine, observation, rng, ruleset
-    bind_cache(globals(), _module_files(cards, engine, observation, rng, ruleset))
+    from lostcards.engine import core, observation, rng
+    from lostcards.rules import cards, outcome, ruleset, streams
+    bind_cache(globals(), module_files(cards, outcome, ruleset, streams, core, observation, rng))
 
 
 _bind_own_cache()
