@@ -11,6 +11,10 @@ class LostcardsError(Exception):
     """Base of every error lostcards raises on purpose (the message says what and what is allowed)."""
 
 
+class BadArgument(LostcardsError, ValueError):
+    """An argument of a library function out of its allowed range (the message names it and what is allowed)."""
+
+
 class RulesError(LostcardsError, ValueError):
     """A ruleset parameter out of its allowed range (the message names it)."""
 

@@ -170,3 +170,13 @@ def test_module_size(name):
             pytest.fail(f"{name} is down to {lines} lines: take it off LONG_FOR_NOW")
         pytest.xfail(f"{name}: {lines} lines, a known exception until it is split")
     assert lines <= MAX_LINES, f"{name} has {lines} lines (at most {MAX_LINES})"
+
+
+def test_every_package_is_installed():
+    """pyproject lists its packages by hand (for the experiments mapping): none may be missing."""
+    tomllib = pytest.importorskip("tomllib")        # Python 3.11+
+    cfg = tomllib.loads((ROOT.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    listed = set(cfg["packages"])
+    packages = {module_name(p) for p in ROOT.rglob("__init__.py")}
+    assert packages | {"lostcards.experiments"} == listed
+    assert cfg["package-dir"] == {"lostcards.experiments": "experiments"}

@@ -23,7 +23,7 @@ from typing import Iterable, Iterator
 
 import numba
 
-from lostcards.errors import BatchError
+from lostcards.errors import BadArgument, BatchError
 from lostcards.run.shards import play_shard
 
 
@@ -138,7 +138,7 @@ class Dask(Backend):
     def __init__(self, address: str | None = None, local: int | None = None,
                  threads: int | None = None, timeout: float | None = None):
         if (address is None) == (local is None):
-            raise ValueError("Dask backend: give either a scheduler address or a number of local workers")
+            raise BadArgument("Dask backend: give either a scheduler address or a number of local workers")
         self.address = address
         self.local = local
         self.timeout = timeout or float(os.environ.get("LOSTCARDS_DASK_TIMEOUT", "10"))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from lostcards.errors import BatchError
+from lostcards.errors import BadArgument, BatchError
 from lostcards.run.batchdir import check_shard, shard_path
 from lostcards.run.shards import BatchSpec
 from lostcards.run.tables import ALL_TABLES, TABLES
@@ -90,7 +90,7 @@ def load(out, columns: dict | None = None, *, tables=None, lazy: bool | str = Fa
             import dask.dataframe as dd
             result[t] = dd.read_parquet([str(p) for p in parts], columns=cols) if parts else None
         elif lazy:
-            raise ValueError(f"lazy = {lazy!r}: False, True / 'arrow', or 'dask'")
+            raise BadArgument(f"lazy = {lazy!r}: False, True / 'arrow', or 'dask'")
         elif parts:
             result[t] = pd.concat([pd.read_parquet(p, columns=cols) for p in parts], ignore_index=True)
         else:

@@ -13,7 +13,7 @@ import numpy as np
 
 from lostcards.engine import batch as loops
 from lostcards.engine import core as engine
-from lostcards.errors import IllegalMove, PolicyFailure
+from lostcards.errors import BadArgument, IllegalMove, PolicyFailure
 from lostcards.policies import Policy, resolve
 from lostcards.rules.cards import deck_codes, format_card
 from lostcards.rules.outcome import Ending
@@ -67,9 +67,9 @@ def play(rules, policy_a="random", policy_b=None, rounds: int = 1000, seed: int 
     r = _rules(rules)
     a, b = _policies(r, policy_a, policy_b)
     if rounds < 0:
-        raise ValueError(f"rounds must be >= 0, got {rounds}")
+        raise BadArgument(f"rounds must be >= 0, got {rounds}")
     if not (first == -1 or 0 <= first < r.players):
-        raise ValueError(f"first must be a seat 0..{r.players - 1} or -1 (alternate), got {first}")
+        raise BadArgument(f"first must be a seat 0..{r.players - 1} or -1 (alternate), got {first}")
     pid_code = np.array(deck_codes(r), np.int16)
     P = r.params()
     n = int(rounds)
