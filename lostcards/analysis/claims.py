@@ -37,7 +37,6 @@ being called wrong.
 from __future__ import annotations
 
 import importlib.util
-import json
 import math
 import sys
 import time
@@ -52,6 +51,7 @@ from scipy import stats as _st
 from lostcards.analysis.stats import Estimate, mean_ci, share_ci
 from lostcards.errors import ClaimsError
 from lostcards.rules.outcome import FINISHED
+from lostcards.run.batchdir import write_manifest
 
 HOLDS, ROUGHLY, FAILS = "holds", "roughly", "does not hold"
 VERDICTS = (HOLDS, ROUGHLY, FAILS)
@@ -864,7 +864,7 @@ def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, direct
                 "policies": sorted({r["policy"] for r in table}), "played": ctx.played,
                 "seconds": round(seconds, 1), "seconds_per_claim": per_claim, "data_seconds": ctx.timings,
                 "versions": versions()}
-    (out / "claims.manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    write_manifest(out, manifest, "claims.manifest.json")
     say(f"wrote {out / 'claims.csv'} ({len(df)} rows), {out / 'claims.md'}, {out / 'figures'}/ "
         f"in {seconds:.0f}s")
     return df

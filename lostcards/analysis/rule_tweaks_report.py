@@ -13,6 +13,7 @@ import pandas as pd
 from lostcards.analysis.metrics import METRICS, NO_UNIT_DIFFERS
 from lostcards.analysis.rule_tweaks import CHANGES, KEY, PERCENT, STALL_POLICIES
 from lostcards.analysis.sweep import CHECKS, THRESHOLDS
+from lostcards.run.batchdir import write_manifest
 
 
 def _f(metric: str, v: float, signed: bool = False) -> str:
@@ -168,9 +169,8 @@ def write(res: dict, out: Path, command: str = "lostcards rule-tweaks"):
         _fig_depth(res["depth"], figs / "rule-tweaks-skill-trace.png")
         names.append("rule-tweaks-skill-trace.png")
     (out / "rule-tweaks.md").write_text(markdown(res, names))
-    (out / "rule-tweaks.json").write_text(json.dumps({"config": res["config"], "timing": res["timing"],
-                                                       "figures": names, "command": command},
-                                                      indent=2) + "\n")
+    write_manifest(out, {"config": res["config"], "timing": res["timing"], "figures": names, "command": command},
+                   "rule-tweaks.json")
 
 
 def load(out: Path) -> dict:

@@ -31,7 +31,6 @@ one, dots with intervals otherwise) and ``manifest.json``.
 from __future__ import annotations
 
 import itertools
-import json
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +42,7 @@ from lostcards.analysis.metrics import CellData, diff_table, measure, same_deals
 from lostcards.errors import RulesError, SweepError
 from lostcards.rules.ruleset import PARAMETERS, PRESETS, Ruleset, convert, format_value
 from lostcards.rules.ruleset import rules as make_rules
+from lostcards.run.batchdir import write_manifest
 
 THRESHOLDS = {
     "stall_or_cap": 0.05,   # flag above: share of rounds ended by the stall rule or the turn cap
@@ -394,5 +394,5 @@ def write(res: dict, out, manifest: dict, title: str) -> list:
             res[name].to_csv(out / f"{name.replace('_', '-')}.csv", index=False)
             files.append(f"{name.replace('_', '-')}.csv")
     manifest = {**manifest, "files": files + ["manifest.json"]}
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str) + "\n")
+    write_manifest(out, manifest)
     return files

@@ -1,12 +1,13 @@
 """A tournament's output: the figure, the text report and the files (CSV tables and the manifest)."""
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+
+from lostcards.run.batchdir import write_manifest
 
 
 def figure(tabs: dict, path, title: str):
@@ -107,4 +108,4 @@ def write(tabs: dict, out, r, manifest: dict):
     title = (f"Round robin, {r.describe()}, {r.players} player{'s' if r.players > 1 else ''}, "
              f"seed {manifest.get('seed')}" + ("" if r.players == 1 else ", duplicate deals"))
     figure(tabs, out / "tournament.png", title)
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, default=str) + "\n")
+    write_manifest(out, manifest)

@@ -59,8 +59,12 @@ def write_bytes_atomic(data: bytes, path: Path):
         raise
 
 
-def write_manifest(out: Path, manifest: dict):
-    write_bytes_atomic((json.dumps(manifest, indent=2) + "\n").encode(), out / "manifest.json")
+def write_manifest(out: Path, manifest: dict, name: str = "manifest.json"):
+    """Write `out/name` atomically (a temporary file, fsync, rename): a reader sees the old or the new one.
+
+    Every command's manifest goes through here (simulate, tournament, sweep, claims, rule tweaks).
+    """
+    write_bytes_atomic((json.dumps(manifest, indent=2, default=str) + "\n").encode(), Path(out) / name)
 
 
 def now() -> str:
