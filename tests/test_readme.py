@@ -2,9 +2,9 @@
 
 The fast test runs every `lostcards` line of the Quick start in a scratch
 directory, with the batch sizes shrunk (``--rounds 100000`` -> 2000, and a few
-rounds for tournament, sweep and rule-tweaks); the slow one runs them exactly as
+rounds where a line gives none); the slow one runs them exactly as
 written.  `make` lines are the Makefile's business and are left out; so is
-`claims --quick` in the fast test (about two minutes; tests/test_claims.py
+`claims --quick` in the fast test (tests/test_claims.py
 runs it).
 """
 from __future__ import annotations
@@ -34,13 +34,14 @@ def quick_start() -> list[list[str]]:
 
 
 def shrink(args: list[str]) -> list[str]:
+    """The same command on a few rounds: --rounds 100000 -> 2000, a few hundred rounds where none is given."""
     args = ["2000" if a == "100000" else a for a in args]
-    if args[0] in ("tournament", "sweep") and "--rounds" not in args:
-        args += ["--rounds", "200"]
-    if args[0] == "sweep":
-        args += ["--skill-rounds", "100", "--no-progress"]
+    small = {"simulate": ["--rounds", "500"], "tournament": ["--rounds", "100", "--block", "100"],
+             "sweep": ["--rounds", "30", "--skill-rounds", "20", "--no-progress"]}
+    if args[0] in small and "--rounds" not in args:
+        args += small[args[0]]
     if args[0] == "rule-tweaks":
-        args = [re.sub(r"^300$", "60", a) for a in args]
+        args = [re.sub(r"^300$", "30", a) for a in args]
     return args
 
 
