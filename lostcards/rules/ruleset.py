@@ -6,9 +6,9 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
-
-import numpy as np
+from numbers import Integral
 
 from lostcards.errors import RulesError
 from lostcards.rules.cards import FAMILY_LETTERS, SLOTS, deck_codes
@@ -75,6 +75,7 @@ class Ruleset:
 
     def params(self) -> np.ndarray:
         """The ruleset as a small int64 array for the numba engine (layout: P_* below)."""
+        import numpy as np          # here, so that `import lostcards` needs no numpy
         p = np.zeros(P_LEN, dtype=np.int64)
         p[P_SUITS] = self.suits
         p[P_INVESTMENTS] = self.investments
@@ -132,32 +133,82 @@ PARAMETERS = {
 }
 
 
+INT_TEXT = re.compile(r"[+-]?[0-9]+")
+MAX_DIGITS = 30
+
+
+def shorten(text, width: int = 24) -> str:
+    """A value as a message shows it: cut to `width` characters, saying how long it was."""
+    t = text if isinstance(text, str) else repr(text)
+    return t if len(t) <= width else f"{t[:width - 12]}... ({len(t):,} characters)"
+
+
+def parse_int(text, what: str, allowed: str, error=RulesError) -> int:
+    """An integer from text (digits, an optional sign) or an int; `error` names `what` and `allowed` otherwise.
+
+    Huge values are refused from their length, before Python turns thousands of digits into a number.
+    """
+    if isinstance(text, bool):
+        raise error(f"{what} = {text!r} is not allowed: {allowed}")
+    if isinstance(text, Integral):
+        return int(text)
+    if isinstance(text, str) and INT_TEXT.fullmatch(text.strip()):
+        t = text.strip()
+        if len(t.lstrip("+-").lstrip("0")) > MAX_DIGITS:
+            raise error(f"{what} = {shorten(t)} is not allowed: {allowed}")
+        return int(t)
+    shown = shorten(text) if isinstance(text, str) else shorten(repr(text))
+    raise error(f"{what} = {shown} is not allowed: {allowed}{'' if 'integer' in allowed else ' (an integer)'}")
+
+
+def check_int(what: str, value, lo: int, hi: int | None, why: str = "", error=RulesError, text: bool = True) -> int:
+    """`value` as an int in lo..hi; `error` says the bound and `why` otherwise (used for every count a user gives).
+
+    text=False (the Python API): only an int is an int, not the text of one.
+    """
+    allowed = f"an integer {lo:,}..{hi:,}" if hi is not None else f"an integer >= {lo:,}"
+    allowed += f" {why}" if why else ""
+    if not text and isinstance(value, str):
+        raise error(f"{what} = {shorten(repr(value))} is not allowed: {allowed} (an int, not text)")
+    v = parse_int(value, what, allowed, error)
+    if v < lo or (hi is not None and v > hi):
+        raise error(f"{what} = {shorten(str(v))} is not allowed: {allowed}")
+    return v
+
+
 def _as_int(name, value):
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
-        raise RulesError(f"{name} must be an integer, got {value!r}")
-    return int(value)
+    return parse_int(value, name, PARAMETERS[name][1])
 
 
 def _as_ints(name, value):
+    meaning = PARAMETERS[name][1]
     if isinstance(value, str):
-        parts = [p for p in value.replace(" ", "").split(",") if p]
+        text = value.replace(" ", "")
+        parts = [p for p in text.split(",") if p]
         if len(parts) == 1 and ".." in parts[0]:
-            lo, hi = parts[0].split("..", 1)
-            return tuple(range(_as_int(name, lo), _as_int(name, hi) + 1))
-        return tuple(_as_int(name, p) for p in parts)
+            lo, hi = (parse_int(t, name, meaning + ", written a..b or a,b,c") for t in parts[0].split("..", 1))
+            # checked before any range is built: 2..100000000 must not build a hundred million numbers
+            if not (2 <= lo <= hi <= 10):
+                raise RulesError(f"{name} = {shorten(text)} is not allowed: {meaning}"
+                                 + (" (the range is empty: write low..high)" if lo > hi else ""))
+            return tuple(range(lo, hi + 1))
+        if len(parts) > 64:
+            raise RulesError(f"{name} = {shorten(text)} is not allowed: {meaning}")
+        return tuple(parse_int(p, name, meaning) for p in parts)
     if isinstance(value, (list, tuple)):
-        return tuple(_as_int(name, v) for v in value)
-    raise RulesError(f"{name} must be a list of integers, got {value!r}")
+        if len(value) > 64:
+            raise RulesError(f"{name} = {shorten(repr(value))} is not allowed: {meaning}")
+        return tuple(parse_int(v, name, meaning) for v in value)
+    raise RulesError(f"{name} = {shorten(repr(value))} is not allowed: {meaning} (a list of integers)")
 
 
 def _as_bool(name, value):
-    if isinstance(value, (bool, np.bool_)):
+    if isinstance(value, bool) or type(value).__name__ == "bool_":      # numpy's bool too
         return bool(value)
     if isinstance(value, str) and value.lower() in ("yes", "true", "1", "no", "false", "0"):
         return value.lower() in ("yes", "true", "1")
-    raise RulesError(f"{name} must be true or false, got {value!r}")
+    raise RulesError(f"{name} = {shorten(value if isinstance(value, str) else repr(value))} is not allowed: "
+                     "true or false")
 
 
 _CONVERT = {"int": _as_int, "ints": _as_ints, "bool": _as_bool}
@@ -211,7 +262,7 @@ def make_rules(base: Ruleset, overrides: dict) -> Ruleset:
 
 def _check(ok, name, allowed, value):
     if not ok:
-        raise RulesError(f"{name} = {format_value(value)} is not allowed: {allowed}")
+        raise RulesError(f"{name} = {shorten(format_value(value))} is not allowed: {allowed}")
 
 
 def validate(r: Ruleset) -> None:
