@@ -691,21 +691,21 @@ def _draw(obs, params, buf, card, to, extend):
     return best
 
 
-from lostcards.policies import Policy, register  # noqa: E402
+from lostcards.policies import Choice, Float, Policy, Switch, register  # noqa: E402
 
 EXPERT = register(Policy(
     "expert", expert_policy,
     parameters={
-        "invest": {"normal": INV_NORMAL, "eager": INV_EAGER, "never": INV_NEVER, "hand": INV_HAND},
-        "endgame": {"on": 1, "off": 0},
-        "safety": {"on": 1, "off": 0},
-        "bonus": {"on": 1, "off": 0},
-        "deny": {"on": 1, "off": 0},
-        "pass": {"on": 1, "off": 0},
-        "rho": 0.8,
-        "open": 5.0,
-        "danger": 1.0,
-        "drawbase": 3.0,
+        "invest": Choice({"normal": INV_NORMAL, "eager": INV_EAGER, "never": INV_NEVER, "hand": INV_HAND}),
+        "endgame": Switch("on"),
+        "safety": Switch("on"),
+        "bonus": Switch("on"),
+        "deny": Switch("on"),
+        "pass": Switch("on"),
+        "rho": Float(0.8, 0, 5, "weight of an unseen card's expected value"),
+        "open": Float(5.0, -100, 100, "points a projection must clear to open a suit"),
+        "danger": Float(1.0, 0, 10, "weight of the danger term"),
+        "drawbase": Float(3.0, -100, 100, "points a deck draw is worth, against a pile card"),
     },
     doc="expected-value heuristic: suit projections from the cards seen, safe discards, "
         "denial draws, an endgame that counts the plays left"))

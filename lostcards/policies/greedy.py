@@ -154,10 +154,11 @@ def greedy_policy(obs, params, rng):
     return make_play(card, to, draw)
 
 
-from lostcards.policies import Policy, register  # noqa: E402
+from lostcards.policies import Choice, Float, Policy, register  # noqa: E402
 
 GREEDY = register(Policy(
     "greedy", greedy_policy,
-    parameters={"open": 1.0, "invest": {"yes": 0, "no": 1}},
+    parameters={"open": Float(1.0, 0, 10, "the share of the cost a suit's numbers in hand must reach to open it"),
+                "invest": Choice({"yes": 0, "no": 1})},
     doc="casual heuristic: extend started expeditions, open a suit whose numbers in hand pay "
         "its cost, else discard the least useful card; draws a pile only to extend"))

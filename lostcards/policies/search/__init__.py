@@ -535,12 +535,15 @@ def evaluate_from(obs, params, rng, moves, means, W0, pool, npool, wts):
     return nc, best, base
 
 
-from lostcards.policies import Policy, register  # noqa: E402
+from lostcards.policies import Choice, Float, Int, Policy, Switch, register  # noqa: E402
 
 SEARCH = register(Policy(
     "search", search_policy,
-    parameters={"rollouts": 128, "prune": 2.0, "switch": 1.0, "passes": 15,
-                "rollout": {"expert": ROLL_EXPERT, "fast": ROLL_FAST}, "infer": {"on": 1, "off": 0}},
+    parameters={"rollouts": Int(128, 1, 100_000, "most determinizations a candidate is played on"),
+                "prune": Float(2.0, 0, 10, "standard errors below the leader that drop a candidate (0: never)"),
+                "switch": Float(1.0, 0, 10, "standard errors a leader must beat the baseline move by"),
+                "passes": Int(15, 0, 500, "most pass candidates (4 players)"),
+                "rollout": Choice({"expert": ROLL_EXPERT, "fast": ROLL_FAST}), "infer": Switch("on")},
     doc="flat Monte Carlo over determinizations of the hidden cards with expert rollouts; "
         "keeps expert's move unless another is clearly better (docs/search.md)"))
 
