@@ -57,9 +57,11 @@ class Progress:
             self.last = now
 
     def close(self):
-        if self.tty:
+        """End the line (once, however often it is called)."""
+        if self.tty and not getattr(self, "closed", False):
             self.stream.write("\n")
             self.stream.flush()
+        self.closed = True
 
 
 def _hms(s: float) -> str:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import time
 from pathlib import Path
 
@@ -25,9 +24,11 @@ from lostcards import __version__
 from lostcards.errors import BatchError
 from lostcards.policies import resolve
 from lostcards.run import backends
+from lostcards.rules.ruleset import check_int
 from lostcards.run.batchdir import (
     FORMAT,
     DirLock,
+    atomic_file,
     check_shard,
     now,
     prepare_dir,
@@ -39,7 +40,26 @@ from lostcards.run.batchdir import (
 )
 from lostcards.run.load import iter_shards
 from lostcards.run.runner import play_records
-from lostcards.run.shards import BatchSpec, sample_rounds
+from lostcards.run.shards import SMALL_SHARD, BatchSpec, sample_rounds
+
+MAX_RECORDS = 10_000_000     # records.jsonl takes about 1.5 kB a round: at most about 15 GB
+
+
+def check_records(records, rounds: int):
+    """`records`: None, 'all' or a count 1..MAX_RECORDS (and 'all' only for batches that small)."""
+    if records is None:
+        return None
+    if records == "all":
+        if rounds > MAX_RECORDS:
+            raise BatchError(f"records = all is not allowed for {rounds:,} rounds: at most {MAX_RECORDS:,} records "
+                             "(about 1.5 kB each); give a number to sample them")
+        return "all"
+    return check_int("records", records, 1, MAX_RECORDS, "(or 'all'; each takes about 1.5 kB)", BatchError)
+
+
+def outputs(spec: BatchSpec, csv: bool, records) -> list:
+    """The paths a simulate run writes beside its shard folders."""
+    return [*(["records.jsonl"] if records is not None else []), *([f"{t}.csv" for t in spec.tables] if csv else [])]
 
 
 def run(spec: BatchSpec, out, *, command: str = "", csv: bool = False,
@@ -55,11 +75,13 @@ def run(spec: BatchSpec, out, *, command: str = "", csv: bool = False,
 
     out = Path(out)
     a, b = (resolve(p) for p in spec.policies)         # an unknown policy fails before anything is written
-    if records is not None and records != "all" and int(records) <= 0:
-        raise BatchError(f"records = {records!r} is not allowed: 'all' or a positive number")
+    records = check_records(records, spec.rounds)
     backend = backend or backends.Local(threads)
     existed = out.exists()
-    prepare_dir(out, spec)                             # refuse a wrong directory before anything else
+    prepare_dir(out, spec, outputs(spec, csv, records))    # refuse a wrong directory before anything else
+    if log and spec.shard_size < SMALL_SHARD and spec.shards > 10:
+        log(f"warning: --shard-size {spec.shard_size:,} is small: each of the {spec.shards:,} shards rewrites the "
+            f"manifest; {SMALL_SHARD:,} or more (the default is 100,000) plays faster")
     opened = backend.open()
     try:
         opened.__enter__()                             # connect to the cluster, say: fail before writing
@@ -85,7 +107,7 @@ def _remove_if_empty(out: Path):
 
 def _run(spec, out, a, b, backend, command, csv, records, progress, log) -> dict:
     with DirLock(out):
-        manifest = prepare_dir(out, spec)              # again, under the lock: nobody wrote meanwhile
+        manifest = prepare_dir(out, spec, outputs(spec, csv, records))   # again, under the lock
         for t in spec.tables:
             (out / t).mkdir(exist_ok=True)
         info = manifest.setdefault("shard_files", {})
@@ -104,7 +126,12 @@ def _run(spec, out, a, b, backend, command, csv, records, progress, log) -> dict
             done.add(k)
         session = {"command": command, "backend": backend.describe(), "started": now(),
                    "seconds": 0.0, "shards_played": 0}
-        manifest.update(format=FORMAT, command=command, ruleset=spec.rules.describe(), policies=[a.spec, b.spec],
+        owned = set(manifest.get("outputs", ())) | {"manifest.json", *spec.tables, *outputs(spec, csv, records)}
+        if "outputs" not in manifest:        # a batch written before outputs were recorded
+            owned |= {"records.jsonl"} if manifest.get("records") else set()
+            owned |= set(manifest.get("csv", []))
+        manifest.update(format=FORMAT, kind="simulate", identity=spec.identity(), outputs=sorted(owned),
+                        command=command, ruleset=spec.rules.describe(), policies=[a.spec, b.spec],
                         seed=spec.seed, rounds=spec.rounds, shard_size=spec.shard_size,
                         backend=session["backend"], versions=versions(), shards=spec.shards,
                         shards_done=sorted(done), complete=len(done) == spec.shards,
@@ -112,7 +139,7 @@ def _run(spec, out, a, b, backend, command, csv, records, progress, log) -> dict
         manifest.setdefault("sessions", []).append(session)
         base_seconds = float(manifest.get("seconds", 0.0))
         write_manifest(out, manifest)
-        todo = [k for k in range(spec.shards) if k not in done]
+        todo = (k for k in range(spec.shards) if k not in done)      # lazily: a batch may have many shards
         if progress is not None and hasattr(progress, "start"):
             progress.start(spec.rounds, manifest["rounds_done"])
         elif progress is not None and manifest["rounds_done"]:
@@ -184,22 +211,18 @@ def file_info(p: Path) -> dict:
 
 
 def _write_records(path: Path, spec: BatchSpec, a, b, idx, chunk: int = 5000) -> int:
-    tmp = path.with_name(path.name + ".tmp")
     n = 0
-    with open(tmp, "w") as f:
+    with atomic_file(path) as f:
         for lo in range(0, len(idx), chunk):
             for r in play_records(spec.rules, a, b, idx[lo:lo + chunk], seed=spec.seed, first=spec.first):
                 f.write(json.dumps(r, separators=(",", ":")) + "\n")
                 n += 1
-    os.replace(tmp, path)
     return n
 
 
 def _write_csv(out: Path, table: str, manifest: dict):
-    tmp = out / f"{table}.csv.tmp"
-    with open(tmp, "w", newline="") as f:
+    with atomic_file(out / f"{table}.csv", newline="") as f:
         first = True
         for df in iter_shards(out, table, manifest=manifest):
             df.to_csv(f, header=first, index=False)
             first = False
-    os.replace(tmp, out / f"{table}.csv")

@@ -91,7 +91,7 @@ class _Summary:
         n = self.n
         if n == 0:
             return "\n".join(lines + ["no rounds played yet"])
-        lines.append(f"rounds: {n:,}")
+        lines.append(f"rounds: {n:,}   (x ± h: a mean and its 95% interval, x - h to x + h; n: rounds)")
         lines.append(f"turns per round: {self.turns.estimate()}")
         ended = ", ".join(f"{k} {share_ci(v, n).estimate:.2%}"
                           for k, v in sorted(self.ended.items(), key=lambda kv: -kv[1]) if v)
