@@ -97,7 +97,7 @@ class Processes(Backend):
         from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
 
-        todo = iter(list(shards))
+        todo = iter(shards)
         ex = ProcessPoolExecutor(self.workers, mp_context=mp.get_context("spawn"),
                                  initializer=_worker_init, initargs=(os.getpid(),))
         pending = set()
@@ -161,9 +161,12 @@ class Dask(Backend):
             from distributed import Client, LocalCluster
         except ImportError:
             raise BatchError("the Dask backend needs the dask extra: pip install 'lostcards[dask]'") from None
+        # the user hears from the coordinator only: no worker log lines (a failed shard is re-raised here)
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
         if self.local:
-            cluster = LocalCluster(n_workers=self.local, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
+            with _workers_ignore_ctrl_c():
+                cluster = LocalCluster(n_workers=self.local, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=logging.CRITICAL)
             return Client(cluster), cluster
         try:
             return Client(self.address, timeout=self.timeout), None
@@ -194,7 +197,7 @@ class Dask(Backend):
                 yield from self.map(spec, shards)
             return
         client = self.client
-        todo = iter(list(shards))
+        todo = iter(shards)
         window = 2 * max(1, len(client.scheduler_info().get("workers", {})) or 1)
         futures = []
         try:
@@ -216,6 +219,21 @@ class Dask(Backend):
                 client.cancel(futures)
             except Exception:
                 pass
+
+
+@contextmanager
+def _workers_ignore_ctrl_c():
+    """Start worker processes with Ctrl-C ignored (an ignored signal stays ignored in a spawned child):
+    a terminal's Ctrl-C reaches every process of the group, and it is the coordinator's to handle."""
+    import signal
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 def silence_stderr():

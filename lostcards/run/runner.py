@@ -14,7 +14,7 @@ import numpy as np
 from lostcards.engine import batch as loops
 from lostcards.engine import core as engine
 from lostcards.errors import BadArgument, IllegalMove, PolicyFailure
-from lostcards.policies import Policy, resolve
+from lostcards.policies import Policy, guarded, resolve
 from lostcards.rules.cards import deck_codes, format_card
 from lostcards.rules.outcome import Ending
 from lostcards.rules.ruleset import Ruleset
@@ -57,6 +57,26 @@ def threads_available() -> int:
     return numba.config.NUMBA_NUM_THREADS
 
 
+MAX_ROUNDS = 10**12      # the same bound as a batch's (run/shards.py)
+MAX_SEED = 2**63 - 1
+
+
+def check_play(rules, policy_a, policy_b, rounds, seed, start, first, threads):
+    """``play``'s arguments checked and converted, as the command line checks them (BadArgument, RulesError
+    or PolicyError: one line naming the argument, the value and what is allowed)."""
+    from lostcards.rules.ruleset import check_int
+    r = _rules(rules)
+    a, b = _policies(r, policy_a, policy_b)
+    rounds = check_int("rounds", rounds, 0, MAX_ROUNDS, "", BadArgument, text=False)
+    seed = check_int("seed", seed, 0, MAX_SEED, "", BadArgument, text=False)
+    start = check_int("start", start, 0, MAX_ROUNDS, "(a round index)", BadArgument, text=False)
+    first = check_int("first", first, -1, r.players - 1, "(a seat, or -1: round i is started by seat i mod players)",
+                      BadArgument, text=False)
+    if threads is not None:
+        threads = check_int("threads", threads, 1, 1024, "(or None: every core)", BadArgument, text=False)
+    return r, a, b, rounds, seed, start, first, threads
+
+
 def play(rules, policy_a="random", policy_b=None, rounds: int = 1000, seed: int = 0,
          start: int = 0, first: int = 0, threads: int | None = None) -> Batch:
     """Play rounds start .. start+rounds-1 of `seed`; side A (seats 0 and 2) plays policy_a.
@@ -64,12 +84,8 @@ def play(rules, policy_a="random", policy_b=None, rounds: int = 1000, seed: int 
     first: the seat that starts every round, or -1 for round i started by seat i mod players.
     threads: worker threads (default: all cores); the result does not depend on it.
     """
-    r = _rules(rules)
-    a, b = _policies(r, policy_a, policy_b)
-    if rounds < 0:
-        raise BadArgument(f"rounds must be >= 0, got {rounds}")
-    if not (first == -1 or 0 <= first < r.players):
-        raise BadArgument(f"first must be a seat 0..{r.players - 1} or -1 (alternate), got {first}")
+    r, a, b, rounds, seed, start, first, threads = check_play(rules, policy_a, policy_b, rounds, seed, start,
+                                                               first, threads)
     pid_code = np.array(deck_codes(r), np.int16)
     P = r.params()
     n = int(rounds)
@@ -101,6 +117,19 @@ def play(rules, policy_a="random", policy_b=None, rounds: int = 1000, seed: int 
     return Batch(r, (a, b), int(seed), int(start), out_round, out_seat, out_suit, out_side)
 
 
+def check_play_records(rules, policy_a, policy_b, round_indices, seed, first):
+    """``play_records``'s arguments checked, as ``check_play`` does; the round indices as an int64 array."""
+    from lostcards.rules.ruleset import check_int
+    r, a, b, _, seed, _, first, _ = check_play(rules, policy_a, policy_b, 0, seed, 0, first, None)
+    for p in (a, b):
+        if p.kernel is None:
+            raise PolicyFailure(f"records are played again on the numba engine: policy {p.spec!r} is plain Python")
+    if isinstance(round_indices, (str, bytes)) or not hasattr(round_indices, "__iter__"):
+        raise BadArgument(f"round_indices must be round numbers, e.g. range(3); got {round_indices!r:.40}")
+    idx = np.array([check_int("round index", i, 0, MAX_ROUNDS, "", BadArgument, text=False) for i in round_indices], np.int64)
+    return r, a, b, idx, seed, first
+
+
 def _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, out_side):
     """Plain-Python policies play on the reference engine (slow: for prototyping)."""
     from lostcards.reference import round as reference
@@ -108,7 +137,7 @@ def _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, 
         if p.python is None:
             raise PolicyFailure(f"policy {p.spec!r} has no plain-Python version, so it cannot play "
                                 "beside a plain-Python policy")
-    pols = [a.python, b.python][:r.sides]
+    pols = [guarded(a), guarded(b)][:r.sides]
     for row in range(out_round.shape[0]):
         i = start + row
         f = first if first >= 0 else i % r.players
@@ -154,9 +183,7 @@ def max_turns(r: Ruleset) -> int:
 def play_records(rules, policy_a="random", policy_b=None, round_indices=(0,), seed: int = 0,
             first: int = 0) -> list[dict]:
     """SPEC §5 records of the given rounds, as the batch loop plays them."""
-    r = _rules(rules)
-    a, b = _policies(r, policy_a, policy_b)
-    idx = np.asarray(list(round_indices), np.int64)
+    r, a, b, idx, seed, first = check_play_records(rules, policy_a, policy_b, round_indices, seed, first)
     deck = deck_codes(r)
     k = idx.shape[0]
     cap = max_turns(r)
