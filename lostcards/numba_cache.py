@@ -74,3 +74,15 @@ def bind_cache(namespace: dict, files) -> None:
         if stamp is not None and not (isinstance(stamp, tuple) and len(stamp) == 3):
             cache_file._source_stamp = (stamp[0], stamp[1], digest) if isinstance(stamp, tuple) \
                 else (stamp, None, digest)
+
+
+def cache_is_cold() -> bool:
+    """True when numba's cache folder for these sources holds no compiled function yet (no index
+    file), so the next engine call compiles for a minute or so; cheap (one directory walk)."""
+    d = os.environ.get("NUMBA_CACHE_DIR")
+    if not d:
+        return False
+    try:
+        return next(Path(d).rglob("*.nbi"), None) is None
+    except OSError:
+        return False

@@ -190,8 +190,21 @@ def read_record(value) -> Record:
 def split_records(text: Union[str, bytes]) -> list:
     """The records of a file (SPEC §5.1): one JSON value is one record, else one per non-blank line.
 
-    Each item is the parsed JSON value or a MalformedRecord for a line that is not JSON.
+    Each item is a parsed JSON object, or a MalformedRecord for a line that is not one (SPEC §5.1: a
+    JSON string holding a record, double-encoded, is not a record either: nothing is repaired).
     """
+    return [v if isinstance(v, (dict, MalformedRecord))
+            else MalformedRecord(f"a record must be a JSON object, got {_kind(v)} {_short(v)}")
+            for v in _split_values(text)]
+
+
+def _kind(v) -> str:
+    return {str: "a string", list: "an array", bool: "a boolean", type(None): "null"}.get(
+        type(v), "a number")
+
+
+def _split_values(text: Union[str, bytes]) -> list:
+    """The JSON values of a file: the whole of it if it parses, else one per non-blank line."""
     if isinstance(text, (bytes, bytearray)):
         try:
             text = bytes(text).decode("utf-8-sig")
