@@ -1,63 +1,64 @@
-"""The `lostcards` command line (click only): the group, its error mapping and the entry point.
+"""The `lostcards` command line (click only): the entry point, its exit statuses and Ctrl-C.
 
-Each command lives in its own module and calls the library; nothing in the
-library imports this package.  The library raises ``lostcards.errors`` types
-for bad input; the group turns any ``LostcardsError`` into one line and exit
-status 1 (a bug elsewhere still shows its traceback).
+The group and its commands live in ``lostcards.cli.app`` and the command
+modules; nothing in the library imports this package.  ``run`` lets Python's
+Ctrl-C handler raise KeyboardInterrupt before anything heavy is imported, so an
+interrupt at any moment, imports included, is one line and exit status 130.
 """
 from __future__ import annotations
 
+import os
+import signal
 import sys
 
-import click
-
-from lostcards import __version__
-from lostcards.cli.bench import bench
-from lostcards.cli.claims import claims
-from lostcards.cli.replay import replay
-from lostcards.cli.rule_tweaks import rule_tweaks
-from lostcards.cli.rules import rules
-from lostcards.cli.simulate import simulate, summary
-from lostcards.cli.sweep import sweep
-from lostcards.cli.tournament import tournament
-from lostcards.errors import LostcardsError
+from lostcards.cli.status import EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, interrupted, quiet_stdout
 
 
-class Group(click.Group):
-    """The command group: the package's own errors become one clear line and exit status 1."""
-
-    def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except LostcardsError as e:
-            raise click.ClickException(str(e)) from None
-
-
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="lostcards")
-def main():
-    """Play the Expeditions card game millions of times and check what players say about it."""
-
-
-for command in (rules, simulate, summary, replay, bench, tournament, sweep, claims, rule_tweaks):
-    main.add_command(command)
+def _on_ctrl_c(signum, frame):
+    """Ctrl-C raises KeyboardInterrupt, as Python's own handler does; but inside a callback from
+    numba's compiler (llvmlite, through ctypes) an exception would be swallowed, so the signal
+    is sent again a moment later, once out of it."""
+    if frame is not None and "llvmlite" in frame.f_code.co_filename:
+        import threading
+        threading.Timer(0.05, os.kill, (os.getpid(), signal.SIGINT)).start()
+        return
+    raise KeyboardInterrupt
 
 
 def run():
-    """The console entry point: click's usage errors shrink to one line (which value, what is allowed)."""
+    """The console entry point: the exit statuses above, one line for any refusal, no traceback."""
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, _on_ctrl_c)
     try:
-        rv = main.main(prog_name="lostcards", standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
-        sys.exit(130)
-    except click.UsageError as e:
-        where = e.ctx.command_path if e.ctx else "lostcards"
-        click.echo(f"Error: {e.format_message()} (see: {where} --help)", err=True)
-        sys.exit(e.exit_code)
-    except click.ClickException as e:
-        e.show()
-        sys.exit(e.exit_code)
-    sys.exit(rv if isinstance(rv, int) else 0)
+        from lostcards.cli.app import main_status
+        code = main_status()
+    except KeyboardInterrupt:
+        interrupted()
+        code = EXIT_INTERRUPTED
+    except BrokenPipeError:
+        quiet_stdout()
+        code = EXIT_BROKEN_PIPE
+    except SystemExit as e:            # a command's own sys.exit(status)
+        code = e.code if isinstance(e.code, int) else (EXIT_OK if e.code is None else EXIT_FAILED)
+    if code == EXIT_INTERRUPTED:
+        # Python kills itself with SIGINT at exit when an interrupt once went unhandled inside a C
+        # extension's own Python call (during an import, say), whatever came after: exit here instead
+        interrupted(say=False)
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    sys.exit(code)
+
+
+def __getattr__(name):
+    # `from lostcards.cli import main` (the click group), loaded on first use
+    if name == "main":
+        from lostcards.cli.app import main
+        return main
+    raise AttributeError(f"module 'lostcards.cli' has no attribute {name!r}")
 
 
 if __name__ == "__main__":

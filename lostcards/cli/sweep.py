@@ -18,9 +18,10 @@ from lostcards.analysis.sweep import (
     summary,
     write,
 )
+from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count, Number, engine_notice
 from lostcards.errors import SweepError
 from lostcards.policies import split_policies
-from lostcards.rules.ruleset import PRESETS, format_value, parse_overrides
+from lostcards.rules.ruleset import PRESETS, check_int, format_value, parse_overrides
 
 
 @click.command("sweep")
@@ -36,29 +37,30 @@ from lostcards.rules.ruleset import PRESETS, format_value, parse_overrides
               help="The self-play policy (greedy, search:rollouts=8, ...).")
 @click.option("--opponents", default="greedy,random", show_default=True,
               help="Weaker policies the policy meets on duplicate deals (skill); 'none' for no skill rows.")
-@click.option("--rounds", type=click.IntRange(min=3), default=20_000, show_default=True,
-              help="Self-play rounds per cell (in 3-round matches).")
-@click.option("--skill-rounds", type=click.IntRange(min=0), default=None,
+@click.option("--rounds", type=Count(3, 10**9, "per cell"), default=20_000, show_default=True,
+              help="Self-play rounds per cell (in 3-round matches), 3 to 10^9.")
+@click.option("--skill-rounds", type=Count(0, 10**9, "per opponent and cell"), default=None,
               help="Duplicate deals per opponent and cell (default: --rounds).")
-@click.option("--seed", type=click.IntRange(min=0, max=2**63 - 1), default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--baseline", multiple=True, metavar="PARAM=VALUE",
               help="The cell the others are compared with (default: the preset's values if in the "
                    "grid, else the first cell).")
-@click.option("--max-stall", type=click.FloatRange(0, 1), default=THRESHOLDS["stall_or_cap"], show_default=True,
+@click.option("--max-stall", type=Number(0, 1), default=THRESHOLDS["stall_or_cap"], show_default=True,
               help="Flag a cell whose share of rounds ended by stall or cap is above this.")
-@click.option("--max-first", type=click.FloatRange(0, 1), default=THRESHOLDS["first_player"], show_default=True,
+@click.option("--max-first", type=Number(0, 1), default=THRESHOLDS["first_player"], show_default=True,
               help="Flag a cell whose first player's win rate is above this (interval above 0.5).")
-@click.option("--min-skill", type=click.FloatRange(0, 1), default=THRESHOLDS["skill"], show_default=True,
+@click.option("--min-skill", type=Number(0, 1), default=THRESHOLDS["skill"], show_default=True,
               help="Flag a cell where the policy's win rate against random is below this.")
 @click.option("--depth", default=None, metavar="B1,B2,...",
               help="Also the skill trace on the baseline cell: search at these rollout budgets "
                    "against the policy (slow: about a second per round at 16 rollouts).")
-@click.option("--depth-deals", type=click.IntRange(min=1), default=200, show_default=True,
+@click.option("--depth-deals", type=Count(1, 10**7), default=200, show_default=True,
               help="Duplicate deals per budget of the skill trace.")
 @click.option("--fail-on-flag", is_flag=True, help="Exit with status 3 when a cell is flagged.")
-@click.option("--threads", type=click.IntRange(min=1), default=None, help="Worker threads (default: all cores).")
+@click.option("--threads", type=THREADS, default=None, help="Worker threads (default: all cores).")
 @click.option("--out", "out", type=click.Path(file_okay=False), default="runs/sweep", show_default=True,
-              help="Output directory (created; its sweep files are replaced).")
+              help="Output directory (created; rerunning the same sweep replaces its files; another command's or "
+                   "another sweep's output is refused).")
 @click.option("--progress/--no-progress", "show_progress", default=True, show_default=True,
               help="A line per finished cell on stderr.")
 def sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds, seed, baseline, max_stall,
@@ -76,7 +78,7 @@ def sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds, 
 def _sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds, seed, baseline, max_stall,
            max_first, min_skill, depth, depth_deals, fail_on_flag, threads, out, show_progress):
     from lostcards.policies import resolve
-    from lostcards.run.batchdir import versions
+    from lostcards.run.batchdir import claim
     t0 = time.time()
     # everything is checked before anything is played
     try:
@@ -88,43 +90,53 @@ def _sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds,
                                                                       for o in split_policies(opponents)]
         budgets = []
         if depth:
-            try:
-                budgets = [int(b) for b in depth.split(",") if b.strip()]
-            except ValueError:
-                raise SweepError(f"--depth {depth!r}: budgets must be integers, e.g. 2,4,8") from None
-            if not budgets or min(budgets) < 1:
-                raise SweepError(f"--depth {depth!r}: budgets must be integers >= 1")
+            budgets = [check_int("--depth budget", b.strip(), 1, 100_000, "(search rollouts, e.g. 2,4,8)", SweepError)
+                       for b in depth.split(",") if b.strip()][:64]
+            if not budgets:
+                raise SweepError(f"--depth {depth[:40]!r}: budgets must be integers >= 1, e.g. 2,4,8")
             resolve(f"search:rollouts={budgets[0]}")
     except SweepError as e:
         raise click.ClickException(str(e)) from None
     out = Path(out)
-    from lostcards.errors import BatchError
-    from lostcards.run.batchdir import probe
-    try:
-        probe(out)
-    except BatchError as e:
-        raise click.ClickException(str(e)) from None
     thresholds = {"stall_or_cap": max_stall, "first_player": max_first, "skill": min_skill}
-    say = (lambda line: click.echo(line, err=True)) if show_progress else None
-    if say:
-        say(f"sweep: {len(cells)} cell{'s' if len(cells) != 1 else ''} x {rounds:,} self-play rounds "
-            f"({pol}) + {skill_rounds if skill_rounds is not None else rounds:,} duplicate deals against "
-            f"{', '.join(opps) or 'no one'}, seed {seed}")
-    try:
-        res = run_sweep(cells, pol, opps, rounds, seed, skill_rounds, base, thresholds, threads, say)
-        if budgets:
-            from lostcards.analysis.depth import skill_trace
-            res["depth"], res["depth_steps"] = skill_trace(cells[base].rules, budgets, depth_deals, seed,
-                                                           against=pol, threads=threads, progress=say)
-    except KeyboardInterrupt:
-        click.echo("\ninterrupted: nothing written", err=True)
-        sys.exit(130)
+    identity = {"rules": preset, "set": list(sets), "grid": list(grid), "players": players, "policy": pol,
+                "opponents": opps, "rounds": rounds, "skill_rounds": skill_rounds, "seed": seed,
+                "baseline": list(baseline), "thresholds": thresholds, "depth": budgets,
+                "depth_deals": depth_deals if budgets else None}
     args = ["--rules", preset, *[a for s in sets for a in ("--set", s)], *[a for s in grid for a in ("--grid", s)],
             *(["--players", str(players)] if players else []), "--policy", policy, "--opponents", opponents,
             "--rounds", str(rounds), *(["--skill-rounds", str(skill_rounds)] if skill_rounds is not None else []),
             "--seed", str(seed), *[a for s in baseline for a in ("--baseline", s)],
             "--max-stall", f"{max_stall:g}", "--max-first", f"{max_first:g}", "--min-skill", f"{min_skill:g}",
             *(["--depth", depth, "--depth-deals", str(depth_deals)] if depth else []), "--out", str(out)]
+    with claim(out, "sweep", identity, SWEEP_FILES, "lostcards sweep " + " ".join(shlex.quote(a) for a in args)) as c:
+        say = (lambda line: click.echo(line, err=True)) if show_progress else None
+        if say:
+            vs = (f"{skill_rounds if skill_rounds is not None else rounds:,} duplicate deals against {', '.join(opps)}"
+                  if opps else "no duplicate deals (--opponents none)")
+            say(f"sweep: {len(cells)} cell{'s' if len(cells) != 1 else ''} x {rounds:,} self-play rounds "
+                f"({pol}) + {vs}, seed {seed}")
+        engine_notice(say)
+        try:
+            res = run_sweep(cells, pol, opps, rounds, seed, skill_rounds, base, thresholds, threads, say)
+            if budgets:
+                from lostcards.analysis.depth import skill_trace
+                res["depth"], res["depth_steps"] = skill_trace(cells[base].rules, budgets, depth_deals, seed,
+                                                               against=pol, threads=threads, progress=say)
+        except KeyboardInterrupt:
+            click.echo(f"interrupted: nothing of this sweep was written to {out}", err=True)
+            sys.exit(130)
+        _write(c, res, out, cells, base, g, sets, preset, pol, opps, rounds, skill_rounds, seed, thresholds,
+               budgets, depth_deals, args, t0, fail_on_flag)
+
+
+SWEEP_FILES = ("metrics.csv", "diffs.csv", "flags.csv", "cells.csv", "sweep-metrics.png", "sweep-diffs.png",
+               "depth.csv", "depth-steps.csv", "manifest.json")
+
+
+def _write(c, res, out, cells, base, g, sets, preset, pol, opps, rounds, skill_rounds, seed, thresholds,
+           budgets, depth_deals, args, t0, fail_on_flag):
+    from lostcards.run.batchdir import versions
     seconds = round(time.time() - t0, 2)
     manifest = {
         "command": "lostcards sweep " + " ".join(shlex.quote(a) for a in args), "kind": "sweep",
@@ -139,7 +151,8 @@ def _sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds,
         "versions": versions(), "seconds": seconds,
     }
     title = f"sweep over {', '.join(res['grid']) or 'one ruleset'} ({preset}, {pol} self-play, seed {seed})"
-    files = write(res, out, manifest, title)
+    with c.staging() as tmp:          # every file whole, or none: a full disk leaves `out` as it was
+        files = write(res, tmp, manifest, title)
     click.echo(summary(res, thresholds))
     if budgets:
         click.echo("\nskill trace (search at doubling budgets against " + pol + "):")
