@@ -109,7 +109,7 @@ def _suit_options(cards, avail, rules):
     """
     import itertools
 
-    from lostcards.rules.scoring import score_expedition
+    from lostcards.rules.scoring import expedition_score
     inv = sorted((avail[k], c) for k, c in enumerate(cards) if c % SLOTS < 3)
     nums = sorted((c % SLOTS, avail[k], c) for k, c in enumerate(cards) if c % SLOTS >= 3)
     out = [(0, (), ())]
@@ -120,7 +120,7 @@ def _suit_options(cards, avail, rules):
                 if ki + m == 0:
                     continue
                 codes = [c for _, c in chosen_inv] + [c for _, _, c in sub]
-                s = score_expedition(codes, rules)
+                s = expedition_score(codes, rules)
                 if s <= 0:
                     continue
                 rel, prev = [], -1

@@ -7,7 +7,7 @@ from typing import Callable, Optional
 from lostcards.reference.moves import Move
 from lostcards.rules.cards import format_card, suit_of
 from lostcards.rules.ruleset import Ruleset
-from lostcards.rules.scoring import expedition_refusal, score_expedition
+from lostcards.rules.scoring import expedition_refusal, expedition_score
 from lostcards.rules.streams import Stream
 
 
@@ -96,7 +96,7 @@ class Observation:
     def score(self, side: Optional[int] = None) -> int:
         """A side's score as the table stands (own side by default)."""
         exps = self.expeditions[self.side if side is None else side]
-        return sum(score_expedition(e, self.rules) for e in exps)
+        return sum(expedition_score(e, self.rules) for e in exps)
 
 
 Policy = Callable[[Observation, Stream], Move]

@@ -25,7 +25,7 @@ from lostcards.reference.observation import Observation, side_of
 from lostcards.rules.cards import deck_codes, format_card, is_investment, suit_of, value_of
 from lostcards.rules.outcome import Ending
 from lostcards.rules.ruleset import Ruleset
-from lostcards.rules.scoring import expedition_refusal, score_expedition
+from lostcards.rules.scoring import expedition_refusal, expedition_score
 from lostcards.rules.streams import STREAM_DEAL, Stream
 
 RECORD_FORMAT = "lostcards-round/1"
@@ -174,7 +174,7 @@ class Round:
         return tuple(self.codes[p] for p in self.discard_piles[suit])
 
     def side_score(self, side: int) -> int:
-        return sum(score_expedition(self.expedition(side, s), self.rules) for s in range(self.rules.suits))
+        return sum(expedition_score(self.expedition(side, s), self.rules) for s in range(self.rules.suits))
 
     @property
     def scores(self) -> list:
@@ -452,7 +452,7 @@ class Round:
                 e = self.expedition(side, suit)
                 side_suits[side, suit, 0] = len(e)
                 side_suits[side, suit, 1] = sum(1 for c in e if is_investment(c))
-                side_suits[side, suit, 2] = score_expedition(e, rules)
+                side_suits[side, suit, 2] = expedition_score(e, rules)
         return {
             "first": self.first,
             "turns": self.turn,

@@ -162,7 +162,7 @@ def _claims_conflict(old: dict, new: dict) -> str | None:
         return (f"holds a {'quick' if old.get('quick') else 'full'} claims report of {held}; a partial run "
                 f"({_short(', '.join(has or ()))}) would replace it")
     if old.get("seed") != new.get("seed"):
-        return f"holds a claims report of another seed ({differences(old, new)})"
+        return f"holds a claims report of seed {_short(old.get('seed'))}, not {_short(new.get('seed'))}"
     return None
 
 
@@ -319,9 +319,10 @@ def probe(out: Path):
     """Create `out` and check that files can be written there; BatchError in one line if not."""
     try:
         out.mkdir(parents=True, exist_ok=True)
-        probe = out / f".write-test-{os.getpid()}"
-        probe.write_text("")
-        probe.unlink()
+        test = out / f".write-test-{os.getpid()}"
+        with open(test, "w") as f:
+            f.write("lostcards checks that this directory takes files")
+        test.unlink()
     except OSError as e:
         raise BatchError(f"cannot write to {out}: {e.strerror or e}") from None
 

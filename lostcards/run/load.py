@@ -105,7 +105,7 @@ def shard_files(out, table: str, manifest: dict | None = None) -> list[Path]:
         raise BatchError(f"{out}: {len(problems)} shard file{'s' if len(problems) > 1 else ''} the manifest lists "
                          f"{'are' if len(problems) > 1 else 'is'} not as written ({'; '.join(problems[:2])}"
                          f"{'; ...' if len(problems) > 2 else ''}); run the same simulate command to play "
-                         "them again")
+                         f"{'them' if len(problems) > 1 else 'it'} again")
     return paths
 
 
