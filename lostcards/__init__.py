@@ -14,6 +14,30 @@ of the SPEC §5 format).
 """
 __version__ = "0.1.0"
 
+import signal as _signal  # noqa: E402
+import sys as _sys  # noqa: E402
+
+
+def _started_as_the_command_line() -> bool:
+    """True in a `lostcards ...` or `python -m lostcards ...` process (not when a program imports lostcards)."""
+    orig = getattr(_sys, "orig_argv", [])
+    return any(a == "-m" and b == "lostcards" for a, b in zip(orig, orig[1:])) or \
+        _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] in ("lostcards", "lostcards.exe", "lostcards-script.py")
+
+
+def _interrupted_while_starting(signum, frame):
+    # Ctrl-C before the command line's own handler is in place (lostcards.cli.run): one line, status 130
+    import os
+    try:
+        _sys.stderr.write("lostcards: interrupted\n")
+        _sys.stderr.flush()
+    finally:
+        os._exit(130)
+
+
+if _started_as_the_command_line() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+    _signal.signal(_signal.SIGINT, _interrupted_while_starting)
+
 from lostcards.numba_cache import use_cache_per_source  # noqa: E402
 
 use_cache_per_source()

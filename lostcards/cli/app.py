@@ -20,14 +20,18 @@ COMMANDS = {
     "simulate": ("lostcards.cli.simulate", "simulate",
                  "Play a batch of rounds and write tidy tables (Parquet; CSV with --csv) and a manifest."),
     "summary": ("lostcards.cli.simulate", "summary", "Print the one-screen summary of a finished or partial batch."),
-    "replay": ("lostcards.cli.replay", "replay", "Check round records turn by turn."),
+    "replay": ("lostcards.cli.replay", "replay",
+               "Check round records turn by turn (FILE: one JSON record, or JSON Lines; '-' reads stdin)."),
     "bench": ("lostcards.cli.bench", "bench", "Rounds per second for random vs random, on one core and on all cores."),
     "tournament": ("lostcards.cli.tournament", "tournament",
                    "A round robin among policies on duplicate deals, with ratings and sequential stopping."),
-    "sweep": ("lostcards.cli.sweep", "sweep", "The game metrics over a grid of rule parameters."),
-    "claims": ("lostcards.cli.claims", "claims", "Check the rule sheet's strategy tips."),
+    "sweep": ("lostcards.cli.sweep", "sweep",
+              "The game metrics over a grid of rule parameters, every cell on the same seeds."),
+    "claims": ("lostcards.cli.claims", "claims",
+               "Check the rule sheet's strategy tips: an experiment, a verdict, a CSV row and a figure each."),
     "rule-tweaks": ("lostcards.cli.rule_tweaks", "rule_tweaks",
-                    "What each of the adaptation's rule changes does to the game."),
+                    "What each of the adaptation's rule changes does to the game (writes rule-tweaks.csv, .md, "
+                    "figures)."),
 }
 
 EXIT_HELP = """\b

@@ -48,7 +48,7 @@ class Number(click.ParamType):
         return "X"
 
 
-SEED = Count(0, 2**63 - 1, "(any; the same seed gives the same rounds, bit for bit)")
+SEED = Count(0, 2**63 - 1)
 SEED_HELP = "The seed: round i of seed s is the same round whatever the workers, threads or shard size."
 THREADS = Count(1, 1024)
 

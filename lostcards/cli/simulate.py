@@ -20,10 +20,10 @@ from lostcards.run.shards import MAX_ROUNDS, MAX_SHARDS, SHARD_MEMORY
 @click.option("--players", type=click.Choice(["1", "2", "4"]), default=None, help="Players (default 2).")
 @click.option("--policies", default="random,random", show_default=True,
               help="Side A's and side B's policies, e.g. expert,greedy or expert:invest=never,random.")
-@click.option("--rounds", type=Count(1, MAX_ROUNDS, "per batch (a year of play at 30,000 rounds a second)"),
+@click.option("--rounds", type=Count(1, MAX_ROUNDS, "per batch (40 days of play at 30,000 rounds a second)"),
               default=10_000, show_default=True,
-              help=f"Rounds to play, 1 to 10^12 (a year of play at 30,000 rounds a second); "
-                   f"at most {MAX_SHARDS:,} shards.")
+              help=f"Rounds to play, 1 to 10^11 (40 days of play at 30,000 rounds a second), in at most "
+                   f"{MAX_SHARDS:,} shards.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--first", type=Count(-1, 3), default=0, show_default=True,
               help="The seat that starts every round; -1: round i is started by seat i mod players.")

@@ -57,7 +57,7 @@ def threads_available() -> int:
     return numba.config.NUMBA_NUM_THREADS
 
 
-MAX_ROUNDS = 10**12      # the same bound as a batch's (run/shards.py)
+MAX_ROUNDS = 10**11      # the same bound as a batch's (run/shards.py)
 MAX_SEED = 2**63 - 1
 
 
@@ -67,7 +67,10 @@ def check_play(rules, policy_a, policy_b, rounds, seed, start, first, threads):
     from lostcards.rules.ruleset import check_int
     r = _rules(rules)
     a, b = _policies(r, policy_a, policy_b)
-    rounds = check_int("rounds", rounds, 0, MAX_ROUNDS, "", BadArgument, text=False)
+    from lostcards.run.shards import PLAY_MEMORY, array_bytes_per_round, max_play_rounds
+    rounds = check_int("rounds", rounds, 0, max_play_rounds(r),
+                       f"for one call (its arrays take {array_bytes_per_round(r)} bytes a round, at most "
+                       f"{PLAY_MEMORY // 2**30} GiB; simulate plays more, shard by shard)", BadArgument, text=False)
     seed = check_int("seed", seed, 0, MAX_SEED, "", BadArgument, text=False)
     start = check_int("start", start, 0, MAX_ROUNDS, "(a round index)", BadArgument, text=False)
     first = check_int("first", first, -1, r.players - 1, "(a seat, or -1: round i is started by seat i mod players)",

@@ -22,7 +22,7 @@ ALL_TABLES = (*BATCH_TABLES, "turns")
 TABLES = BATCH_TABLES
 
 # Bounds of a batch, and why (the messages and `simulate --help` say the same):
-MAX_ROUNDS = 10**12          # a year of play at 30,000 rounds a second; round indices stay exact everywhere
+MAX_ROUNDS = 10**11          # 40 days of play at 30,000 rounds a second, and within MAX_SHARDS of the largest shards
 MAX_SHARDS = 100_000         # the manifest lists every shard and is rewritten as each one finishes
 SHARD_MEMORY = 2 * 2**30     # one shard's arrays and tables are in memory at once: at most 2 GiB
 SMALL_SHARD = 10_000         # below this, rewriting the manifest per shard costs more than playing it
@@ -38,9 +38,21 @@ def max_shard_size(rules: Ruleset) -> int:
     return SHARD_MEMORY // bytes_per_round(rules)
 
 
+PLAY_MEMORY = 4 * 2**30      # what one `play()` call's arrays may take
+
+
+def array_bytes_per_round(rules: Ruleset) -> int:
+    """What `play()` allocates per round (its four int arrays, runner.Batch)."""
+    return 40 + 20 * rules.players + 8 * rules.players * rules.suits + 6 * rules.sides * rules.suits
+
+
+def max_play_rounds(rules: Ruleset) -> int:
+    return PLAY_MEMORY // array_bytes_per_round(rules)
+
+
 def check_batch(rules: Ruleset, rounds, shard_size, turns=0) -> tuple[int, int, int]:
     """rounds, shard size and turns checked against the bounds above; BatchError names the value and why."""
-    rounds = check_int("rounds", rounds, 1, MAX_ROUNDS, "per batch (a year of play at 30,000 rounds a second)",
+    rounds = check_int("rounds", rounds, 1, MAX_ROUNDS, "per batch (40 days of play at 30,000 rounds a second)",
                        BatchError)
     most = max_shard_size(rules)
     shard_size = check_int("shard size", shard_size, 1, most,
