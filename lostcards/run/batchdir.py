@@ -202,10 +202,10 @@ def check_dir(out: Path, kind: str, identity, outputs=()) -> tuple:
         if k != kind and k not in SHARE.get(kind, ()):
             raise BatchError(f"{out} holds {_describe(k, m)}; {kind} would overwrite it: use another --out directory")
     old = found.get(kind)
+    owned = owned_files(kind, old) if old is not None else set()
     if old is not None and old.get("complete") is False and "outputs" in old and not any(
             _present(out, p) for p in old["outputs"] if p != MANIFESTS[kind]):
-        old = None                   # an unfinished run that wrote nothing yet: nothing to lose
-    owned = owned_files(kind, old) if old is not None else set()
+        old, owned = None, {MANIFESTS[kind]}     # an unfinished run that wrote nothing but its claim: nothing to lose
     if old is not None:
         why = _conflict(kind, identity_of(kind, old), identity)
         if why:
@@ -278,11 +278,23 @@ def claim(out, kind: str, identity, outputs=(), command: str = ""):
     probe(out)
     with DirLock(out):
         old, owned = check_dir(out, kind, identity, outputs)
+        clear_leftovers(out)
         c = Claim(out, kind, identity, old, owned, outputs)
         if old is None:
             write_manifest(out, {"command": command, "created": now(), **c.stamp(complete=False)}, MANIFESTS[kind])
             c.owned.add(MANIFESTS[kind])
         yield c
+
+
+def clear_leftovers(out: Path) -> None:
+    """Remove what a killed run of lostcards left in `out` (scratch folders, temporary files).
+
+    Called only under the directory's lock: whoever made them is gone."""
+    for p in [*out.glob(".staging-*"), *out.glob("*.tmp"), *out.glob("*/part-*.parquet.tmp")]:
+        if p.is_dir():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
 
 
 @contextmanager

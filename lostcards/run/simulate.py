@@ -30,6 +30,7 @@ from lostcards.run.batchdir import (
     DirLock,
     atomic_file,
     check_shard,
+    clear_leftovers,
     now,
     prepare_dir,
     sha256_file,
@@ -108,6 +109,7 @@ def _remove_if_empty(out: Path):
 def _run(spec, out, a, b, backend, command, csv, records, progress, log) -> dict:
     with DirLock(out):
         manifest = prepare_dir(out, spec, outputs(spec, csv, records))   # again, under the lock
+        clear_leftovers(out)
         for t in spec.tables:
             (out / t).mkdir(exist_ok=True)
         info = manifest.setdefault("shard_files", {})
