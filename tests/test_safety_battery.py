@@ -28,7 +28,8 @@ BOTS = {
     "pybots.py": "def raising(obs, stream):\n    return 1 / 0\n",
     "mymodule.py": ("from numba import njit\nfrom lostcards.engine.core import make_play, TO_DISCARD, DRAW_DECK\n"
                     "from lostcards.engine.observation import hand_card\n\n\n@njit(cache=True)\n"
-                    "def first_card_away(obs, params, rng):\n    return make_play(hand_card(obs, 0), TO_DISCARD, DRAW_DECK)\n"),
+                    "def first_card_away(obs, params, rng):\n"
+                    "    return make_play(hand_card(obs, 0), TO_DISCARD, DRAW_DECK)\n"),
 }
 HUGE = "9" * 5000
 SIM = ["simulate", "--no-progress", "--rounds", 20]

@@ -158,6 +158,7 @@ def test_finding_18_and_20_every_option_says_what_it_does():
     """Finding 20: simulate --rounds, --seed and bench --json had no description; claims --quick promised
     "about a minute" (it took two)."""
     import click
+
     from lostcards.cli.app import main
     ctx = click.Context(main)
     for name, (_, _, short) in COMMANDS.items():

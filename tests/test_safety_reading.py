@@ -98,8 +98,8 @@ def test_finding_6_summary_of_a_real_tournament_directory(tmp_path):
 
 def test_finding_15_a_different_batch_says_which_fields_differ(batch):
     """Finding 15: "different batch" without saying which field differs."""
-    msg = one_line(cli("simulate", "--rounds", 500, "--shard-size", 100, "--seed", 6, "--no-progress", "--out", batch), 1,
-                   "different batch")
+    msg = one_line(cli("simulate", "--rounds", 500, "--shard-size", 100, "--seed", 6, "--no-progress",
+                       "--out", batch), 1, "different batch")
     assert "seed 5 there, 6 here" in msg and "rounds 450 there, 500 here" in msg
 
 
@@ -107,3 +107,9 @@ def test_summary_labels_its_intervals(batch):
     """Finding 20: summary's ± is labelled as a 95% interval."""
     code, out, _ = cli("summary", batch)
     assert code == 0 and "95% interval" in out and " ± " in out
+
+
+def test_the_table_names_that_readers_know_are_the_tables_that_are_written():
+    """run/shards.py names the tables without importing the engine (so `summary` needs no numba)."""
+    from lostcards.run import shards, tables
+    assert shards.BATCH_TABLES == tuple(tables.TABLES) and shards.ALL_TABLES == tables.ALL_TABLES

@@ -5,7 +5,6 @@ rules``, ``replay``, ``summary`` and ``--help`` never import the engine (numba).
 """
 from __future__ import annotations
 
-import sys
 from importlib import import_module
 
 import click

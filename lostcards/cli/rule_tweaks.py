@@ -12,7 +12,8 @@ from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count, engine_notice
 from lostcards.rules.ruleset import check_int
 
 OUTPUTS = ("rule-tweaks.csv", "rule-tweaks.md", "rule-tweaks.json",
-           *(f"figures/rule-tweaks-{f}.png" for f in ("effects-1p", "effects-2p", "effects-4p", "cells", "skill-trace")))
+           *(f"figures/rule-tweaks-{f}.png"
+             for f in ("effects-1p", "effects-2p", "effects-4p", "cells", "skill-trace")))
 
 
 def _ints(option: str, text: str, lo: int, hi: int) -> tuple:

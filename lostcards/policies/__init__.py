@@ -22,7 +22,6 @@ import numpy as np
 
 from lostcards.errors import PolicyError
 
-
 # ---- parameters: each declares its type and range ---------------------------------------------
 
 def _shown(text: str) -> str:

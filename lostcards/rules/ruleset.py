@@ -73,9 +73,9 @@ class Ruleset:
             return self.preset
         return self.preset + "(" + ", ".join(f"{k}={format_value(v)}" for k, v in over.items()) + ")"
 
-    def params(self) -> np.ndarray:
+    def params(self):
         """The ruleset as a small int64 array for the numba engine (layout: P_* below)."""
-        import numpy as np          # here, so that `import lostcards` needs no numpy
+        import numpy as np  # here, so that `import lostcards` needs no numpy
         p = np.zeros(P_LEN, dtype=np.int64)
         p[P_SUITS] = self.suits
         p[P_INVESTMENTS] = self.investments

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from lostcards.rules.ruleset import shorten
-
 from lostcards.errors import BadArgument, BatchError
+from lostcards.rules.ruleset import shorten
 from lostcards.run.batchdir import check_shard, kind_of, shard_path
 from lostcards.run.shards import ALL_TABLES, TABLES, BatchSpec
 

@@ -129,7 +129,8 @@ def check_play_records(rules, policy_a, policy_b, round_indices, seed, first):
             raise PolicyFailure(f"records are played again on the numba engine: policy {p.spec!r} is plain Python")
     if isinstance(round_indices, (str, bytes)) or not hasattr(round_indices, "__iter__"):
         raise BadArgument(f"round_indices must be round numbers, e.g. range(3); got {round_indices!r:.40}")
-    idx = np.array([check_int("round index", i, 0, MAX_ROUNDS, "", BadArgument, text=False) for i in round_indices], np.int64)
+    idx = np.array([check_int("round index", i, 0, MAX_ROUNDS, "", BadArgument, text=False) for i in round_indices],
+                   np.int64)
     return r, a, b, idx, seed, first
 
 

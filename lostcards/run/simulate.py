@@ -23,8 +23,8 @@ import numpy as np
 from lostcards import __version__
 from lostcards.errors import BatchError
 from lostcards.policies import resolve
-from lostcards.run import backends
 from lostcards.rules.ruleset import check_int
+from lostcards.run import backends
 from lostcards.run.batchdir import (
     FORMAT,
     DirLock,
