@@ -14,7 +14,7 @@ of the SPEC §5 format).
 """
 __version__ = "0.1.0"
 
-import signal as _signal  # noqa: E402
+import _signal  # noqa: E402  (the C module: `signal` itself takes milliseconds to import)
 import sys as _sys  # noqa: E402
 
 

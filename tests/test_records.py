@@ -274,9 +274,11 @@ def test_split_records():
     assert split_records(json.dumps(a, indent=2)) == [a]                 # one JSON value, many lines
     assert split_records(dumps(a) + "\n\n" + dumps(b) + "\n") == [a, b]  # JSON Lines, blank lines skipped
     items = split_records(dumps(a) + "\n[1]\n{oops\n")
-    assert items[0] == a and items[1] == [1] and isinstance(items[2], MalformedRecord)
+    # a line that is not a JSON object is malformed (SPEC §5.1; issue 11, finding 5)
+    assert items[0] == a and isinstance(items[1], MalformedRecord) and isinstance(items[2], MalformedRecord)
     assert isinstance(split_records("")[0], MalformedRecord)
-    assert split_records("[1, 2]") == [[1, 2]]                           # one value: one (malformed) record
+    one = split_records("[1, 2]")                                        # one value: one (malformed) record
+    assert len(one) == 1 and isinstance(one[0], MalformedRecord)
 
 
 def test_write_and_read_jsonl(tmp_path):

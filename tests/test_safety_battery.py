@@ -23,9 +23,9 @@ from safety_tools import ROOT, cli, env, one_line, snapshot
 import lostcards
 
 BOTS = {
-    "raiser.py": "x = 1\nraise RuntimeError('boom')\n",
-    "broken.py": "def f(:\n    pass\n",
-    "pybots.py": "def raising(obs, stream):\n    return 1 / 0\n",
+    "battery_raiser.py": "x = 1\nraise RuntimeError('boom')\n",
+    "battery_broken.py": "def f(:\n    pass\n",
+    "battery_pybots.py": "def raising(obs, stream):\n    return 1 / 0\n",
     "mymodule.py": ("from numba import njit\nfrom lostcards.engine.core import make_play, TO_DISCARD, DRAW_DECK\n"
                     "from lostcards.engine.observation import hand_card\n\n\n@njit(cache=True)\n"
                     "def first_card_away(obs, params, rng):\n"
@@ -65,10 +65,10 @@ CASES = [
     (6, ["summary", "LISTMANIFEST"], 1, ["(a JSON list)"]),
     (6, ["summary", "REPORTS"], 1, ["no lostcards batch"]),
     # 7: a user's policy that fails
-    (7, [*SIM, "--policies", "raiser:x,random", "--out", "NEW"], 1, ["RuntimeError: boom", "raiser.py:2"]),
-    (7, [*SIM, "--policies", "broken:x,random", "--out", "NEW"], 1, ["SyntaxError", "broken.py:1"]),
-    (7, [*SIM, "--policies", "pybots:raising,random", "--out", "NEW"], 1, ["ZeroDivisionError", "pybots.py:2"]),
-    (7, [*T, "--policies", "pybots:raising,random", "--out", "NEW"], 1, ["ZeroDivisionError", "pybots.py:2"]),
+    (7, [*SIM, "--policies", "battery_raiser:x,random", "--out", "NEW"], 1, ["RuntimeError: boom", "battery_raiser.py:2"]),
+    (7, [*SIM, "--policies", "battery_broken:x,random", "--out", "NEW"], 1, ["SyntaxError", "battery_broken.py:1"]),
+    (7, [*SIM, "--policies", "battery_pybots:raising,random", "--out", "NEW"], 1, ["ZeroDivisionError", "battery_pybots.py:2"]),
+    (7, [*T, "--policies", "battery_pybots:raising,random", "--out", "NEW"], 1, ["ZeroDivisionError", "battery_pybots.py:2"]),
     # 8: bounds
     (8, ["simulate", "--rounds", "99999999999999999999", "--out", "NEW"], 2, ["1..100,000,000,000 per batch"]),
     (8, ["simulate", "--rounds", 10**11, "--out", "NEW"], 1, ["at most 100,000"]),

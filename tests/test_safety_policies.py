@@ -106,7 +106,7 @@ def test_finding_13_every_built_in_parameter_declares_a_finite_range():
         for k, d in resolve(name).parameters.items():
             assert isinstance(d, (Choice, Float)), (name, k)
             if isinstance(d, Float):
-                assert -1000 <= d.lo <= float(d) <= d.hi <= 1e6, (name, k, d.lo, d.hi)
+                assert -1000 <= d.lo <= float(d) <= d.hi <= 1e9, (name, k, d.lo, d.hi)
     assert isinstance(resolve("search").parameters["rollouts"], Int)
     assert resolve("search:rollouts=8,infer=off").spec == "search:rollouts=8,infer=off"
 

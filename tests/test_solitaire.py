@@ -29,7 +29,7 @@ def test_ceiling_matches_a_direct_count():
             mine = [x for x in cards if x // 12 == suit]
             nums = [x for x in mine if x % 12 >= 3]
             invs = [x for x in mine if x % 12 < 3]
-            options = [0] + [score_expedition(invs[:k] + nums, r) for k in range(len(invs) + 1)
+            options = [0] + [score_expedition(invs[:k] + sorted(nums), r) for k in range(len(invs) + 1)
                              if invs[:k] + nums]
             best += max(options)
         assert c[i] == best

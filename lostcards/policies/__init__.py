@@ -282,8 +282,10 @@ def _shown_long(text: str, width: int = 120) -> str:
 
 
 def _import_policy(text: str, module: str, attr: str) -> Policy:
-    if os.getcwd() not in sys.path:
-        sys.path.append(os.getcwd())    # a user's module in the working directory, as `python -m` would
+    here = os.getcwd()
+    if sys.path[:1] != [here]:          # a user's module in the working directory comes first, as with `python -m`
+        sys.path[:] = [here, *(p for p in sys.path if p != here)]
+        importlib.invalidate_caches()
     try:
         mod = importlib.import_module(module)
     except ModuleNotFoundError as e:

@@ -59,6 +59,12 @@ def threads_available() -> int:
 
 MAX_ROUNDS = 10**11      # the same bound as a batch's (run/shards.py)
 MAX_SEED = 2**63 - 1
+PLAY_MEMORY = 4 * 2**30  # what one `play()` call's arrays may take
+
+
+def array_bytes_per_round(r: Ruleset) -> int:
+    """What `play()` allocates per round (the four int arrays of a Batch)."""
+    return 40 + 20 * r.players + 8 * r.players * r.suits + 6 * r.sides * r.suits
 
 
 def check_play(rules, policy_a, policy_b, rounds, seed, start, first, threads):
@@ -67,8 +73,7 @@ def check_play(rules, policy_a, policy_b, rounds, seed, start, first, threads):
     from lostcards.rules.ruleset import check_int
     r = _rules(rules)
     a, b = _policies(r, policy_a, policy_b)
-    from lostcards.run.shards import PLAY_MEMORY, array_bytes_per_round, max_play_rounds
-    rounds = check_int("rounds", rounds, 0, max_play_rounds(r),
+    rounds = check_int("rounds", rounds, 0, PLAY_MEMORY // array_bytes_per_round(r),
                        f"for one call (its arrays take {array_bytes_per_round(r)} bytes a round, at most "
                        f"{PLAY_MEMORY // 2**30} GiB; simulate plays more, shard by shard)", BadArgument, text=False)
     seed = check_int("seed", seed, 0, MAX_SEED, "", BadArgument, text=False)

@@ -38,17 +38,6 @@ def max_shard_size(rules: Ruleset) -> int:
     return SHARD_MEMORY // bytes_per_round(rules)
 
 
-PLAY_MEMORY = 4 * 2**30      # what one `play()` call's arrays may take
-
-
-def array_bytes_per_round(rules: Ruleset) -> int:
-    """What `play()` allocates per round (its four int arrays, runner.Batch)."""
-    return 40 + 20 * rules.players + 8 * rules.players * rules.suits + 6 * rules.sides * rules.suits
-
-
-def max_play_rounds(rules: Ruleset) -> int:
-    return PLAY_MEMORY // array_bytes_per_round(rules)
-
 
 def check_batch(rules: Ruleset, rounds, shard_size, turns=0) -> tuple[int, int, int]:
     """rounds, shard size and turns checked against the bounds above; BatchError names the value and why."""

@@ -541,7 +541,7 @@ SEARCH = register(Policy(
     "search", search_policy,
     parameters={"rollouts": Int(128, 1, 100_000, "most determinizations a candidate is played on"),
                 "prune": Float(2.0, 0, 10, "standard errors below the leader that drop a candidate (0: never)"),
-                "switch": Float(1.0, 0, 10, "standard errors a leader must beat the baseline move by"),
+                "switch": Float(1.0, 0, 1e9, "standard errors a leader must beat the baseline move by (1e9: never)"),
                 "passes": Int(15, 0, 500, "most pass candidates (4 players)"),
                 "rollout": Choice({"expert": ROLL_EXPERT, "fast": ROLL_FAST}), "infer": Switch("on")},
     doc="flat Monte Carlo over determinizations of the hidden cards with expert rollouts; "
