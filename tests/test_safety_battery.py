@@ -65,10 +65,13 @@ CASES = [
     (6, ["summary", "LISTMANIFEST"], 1, ["(a JSON list)"]),
     (6, ["summary", "REPORTS"], 1, ["no lostcards batch"]),
     # 7: a user's policy that fails
-    (7, [*SIM, "--policies", "battery_raiser:x,random", "--out", "NEW"], 1, ["RuntimeError: boom", "battery_raiser.py:2"]),
+    (7, [*SIM, "--policies", "battery_raiser:x,random", "--out", "NEW"], 1,
+     ["RuntimeError: boom", "battery_raiser.py:2"]),
     (7, [*SIM, "--policies", "battery_broken:x,random", "--out", "NEW"], 1, ["SyntaxError", "battery_broken.py:1"]),
-    (7, [*SIM, "--policies", "battery_pybots:raising,random", "--out", "NEW"], 1, ["ZeroDivisionError", "battery_pybots.py:2"]),
-    (7, [*T, "--policies", "battery_pybots:raising,random", "--out", "NEW"], 1, ["ZeroDivisionError", "battery_pybots.py:2"]),
+    (7, [*SIM, "--policies", "battery_pybots:raising,random", "--out", "NEW"], 1,
+     ["ZeroDivisionError", "battery_pybots.py:2"]),
+    (7, [*T, "--policies", "battery_pybots:raising,random", "--out", "NEW"], 1,
+     ["ZeroDivisionError", "battery_pybots.py:2"]),
     # 8: bounds
     (8, ["simulate", "--rounds", "99999999999999999999", "--out", "NEW"], 2, ["1..100,000,000,000 per batch"]),
     (8, ["simulate", "--rounds", 10**11, "--out", "NEW"], 1, ["at most 100,000"]),
