@@ -17,6 +17,7 @@ from numba import njit
 
 from lostcards.engine import core
 from lostcards.engine.observation import (
+    HMAX,
     NSUITS,
     O_CAN_PASS,
     O_DECK,
@@ -51,6 +52,7 @@ NOT_IN_ROW = ("hand_sizes", "round_index")
 PASS_CHECKS_IN_SPEC_ORDER = False
 
 ROUND_OVER = 100          # the adapter's own code: a move after the round ended
+_CODES = np.arange(MAX_CODES)
 
 
 class EngineRound:
@@ -108,7 +110,7 @@ def _to_move(e: EngineRound, seat: int) -> None:
 
 @njit(cache=True)
 def _load_order(P, pid_code, order, S, O):
-    """core.deal with the shuffle replaced by a given order of physical ids."""
+    """What core.deal leaves, with the shuffle replaced by a given order of physical ids."""
     players = P[P_PLAYERS]
     n_cards = pid_code.shape[0]
     h = P[P_HAND]
@@ -122,10 +124,13 @@ def _load_order(P, pid_code, order, S, O):
             O[seat, O_RULES + k] = P[k]
         O[seat, O_SEAT] = seat
         O[seat, O_SIDE] = core.side_of(seat, players)
+        hand = np.sort(order[off + seat * h:off + seat * h + h])    # a hand is sorted by physical id
         for k in range(h):
-            pid = S[core.S_ORDER + off + seat * h + k]
-            core._insert(S, O, seat, pid_code[pid], pid)
+            pid = hand[k]
+            O[seat, O_HAND + k] = pid_code[pid]
+            S[core.S_HAND_PID + seat * HMAX + k] = pid
             S[core.S_REACHED + seat * core.NMAX + pid] = 1
+        O[seat, O_HAND_LEN] = h
     S[core.S_DECK_POS] = off + players * h
     S[core.S_DECK_END] = n_cards
     for s in range(players):
@@ -190,10 +195,8 @@ def observe(e: EngineRound, seat: int) -> Observation:
         exps.append(tuple(row))
     piles = tuple(tuple(int(c) for c in o[O_PILE + s * PMAX:O_PILE + s * PMAX + o[O_PILE_LEN + s]])
                   for s in range(suits))
-    known = []
-    for holder in range(players):
-        base = O_KNOWN + holder * MAX_CODES
-        known.append(tuple(c for c in range(MAX_CODES) for _ in range(int(o[base + c]))))
+    counts = o[O_KNOWN:O_KNOWN + players * MAX_CODES].reshape(players, MAX_CODES)
+    known = [tuple(np.repeat(_CODES, np.maximum(row, 0)).tolist()) for row in counts]
     live = not ended(e)
     return Observation(
         rules=r, seat=seat, players=players, hand=hand, expeditions=tuple(exps), discards=piles,
@@ -226,28 +229,37 @@ def encode(move, rules: Ruleset) -> int:
 
 
 @njit(cache=True)
-def _check_many(P, pid_code, S, O, seat, moves, out):
-    """Each move applied to a scratch copy of the state: its error code (0 legal)."""
+def _try_many(P, pid_code, S, O, seat, moves, codes, unchanged):
+    """Each move applied to a scratch copy of the state: its error code (0 legal), and
+    for an illegal one whether the copy is still equal to the state."""
     S2 = np.empty_like(S)
     O2 = np.empty_like(O)
     for k in range(moves.shape[0]):
         S2[:] = S
         O2[:, :] = O
-        out[k] = core.apply_move(P, pid_code, S2, O2, seat, moves[k])
+        codes[k] = core.apply_move(P, pid_code, S2, O2, seat, moves[k])
+        unchanged[k] = codes[k] != 0 and (S2 == S).all() and (O2 == O).all()
 
 
-def check_many(e: EngineRound, moves) -> list:
-    """For each reference move: 0 if the seat to move may make it now, else the engine's error code."""
+def try_moves(e: EngineRound, moves) -> tuple:
+    """Each reference move tried on a copy of the round: (codes, unchanged).
+
+    ``codes[k]`` is 0 if the seat to move may make move k now, else the engine's
+    error code; ``unchanged[k]`` says whether an illegal move k left the copy
+    exactly as it was (the engine's whole state).  ``e`` itself never changes.
+    """
     if ended(e):
-        return [ROUND_OVER] * len(moves)
-    codes = np.array([encode(m, e.rules) for m in moves], np.int64)
-    out = np.zeros(len(codes), np.int64)
-    _check_many(e.P, e.pid_code, e.S, e.O, np.int64(e.seat), codes, out)
-    return [int(x) for x in out]
+        return [ROUND_OVER] * len(moves), [True] * len(moves)
+    moves_ = np.array([encode(m, e.rules) for m in moves], np.int64)
+    codes = np.zeros(len(moves_), np.int64)
+    unchanged = np.zeros(len(moves_), np.bool_)
+    _try_many(e.P, e.pid_code, e.S, e.O, np.int64(e.seat), moves_, codes, unchanged)
+    return [int(x) for x in codes], [bool(x) for x in unchanged]
 
 
 def check(e: EngineRound, move) -> int:
-    return check_many(e, [move])[0]
+    """0 if the seat to move may make `move` now, else the engine's error code; changes nothing."""
+    return try_moves(e, [move])[0][0]
 
 
 def apply(e: EngineRound, move) -> int:
