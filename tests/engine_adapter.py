@@ -6,9 +6,9 @@ this move legal now" (without changing the state), apply a move, and read how
 the round stands.  Moves go in as the reference's ``Play`` / ``Pass``.  When
 the engine's core changes, only this module changes.
 
-Error codes are the engine's own; ``category`` maps them (and the reference's
-reasons, in ``reference_category``) onto a few shared words, so the tests can
-ask the engines to agree on *why* a move is illegal.
+Error codes are the engine's own; ``category`` maps them onto a few shared
+words (``lockstep.reference_category`` maps the reference's reasons onto the
+same words), so the tests can ask the engines to agree on *why* a move is illegal.
 """
 from __future__ import annotations
 
@@ -283,21 +283,9 @@ def category(code: int) -> str:
     return _CATEGORY[code] if code else ""
 
 
-def reference_category(reason: str) -> str:
-    """The shared word for the reference's IllegalMove reason."""
-    rules = [
-        ("round is already over", "round-over"),
-        ("so it cannot be passed", "pass-not-held"), ("holds only one", "pass-not-held"),
-        ("only a 4-player game", "pass-refused"), ("a pass needs a hand", "pass-refused"),
-        ("may not pass on two", "pass-refused"),
-        ("not a card of this ruleset", "not-a-move"), ("a move is a Play or a Pass", "not-a-move"),
-        ("exactly 2 cards", "not-a-move"), ("a card goes to", "not-a-move"),
-        ("hand", "not-held"),
-        ("expedition", "expedition"),
-        ("cannot be drawn back", "draw-back"),
-        ("deck", "draw"), ("discard pile", "draw"), ("draw", "draw"),
-    ]
-    for words, cat in rules:
-        if words in reason:
-            return cat
-    raise AssertionError(f"no category for the reference's reason {reason!r}")
+def error_text(code: int) -> str:
+    """The engine's own words for an error code (what a PolicyFailure message quotes)."""
+    return "the round is already over" if code == ROUND_OVER else core.ERRORS[code]
+
+
+ERROR_CODES = tuple(sorted(core.ERRORS))

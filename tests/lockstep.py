@@ -69,6 +69,32 @@ def reference_verdict(rnd: Round, move) -> str:
     return ""
 
 
+def reference_category(reason: str) -> str:
+    """The shared word (engine_adapter.category's) for a reason the reference gives."""
+    for words, cat in _REASONS:
+        if words in reason:
+            return cat
+    raise AssertionError(f"no category for the reference's reason {reason!r}")
+
+
+# first match wins: the pass rules before "hand", the card rules before "expedition" and "deck"
+_REASONS = [
+    ("round is already over", "round-over"),
+    ("so it cannot be passed", "pass-not-held"), ("holds only one", "pass-not-held"),
+    ("only a 4-player game", "pass-refused"), ("a pass needs a hand", "pass-refused"),
+    ("may not pass on two", "pass-refused"),
+    ("not a card of this ruleset", "not-a-move"), ("a move is a Play or a Pass", "not-a-move"),
+    ("exactly 2 cards", "not-a-move"), ("a card goes to", "not-a-move"), ("a pass lists", "not-a-move"),
+    ("a pass turn holds only", "not-a-move"), ("a turn must have", "not-a-move"),
+    ("a turn must be an object", "not-a-move"), ("unknown key", "not-a-move"),
+    ("does not say where the card goes", "not-a-move"),
+    ("hand", "not-held"),
+    ("expedition", "expedition"),
+    ("cannot be drawn back", "draw-back"),
+    ("deck", "draw"), ("discard pile", "draw"), ("draw", "draw"),
+]
+
+
 def reference_state(rnd: Round) -> tuple:
     """Everything the reference shows of a round (every seat's view, the deck, where each physical
     card is, the statistics, whose turn), to check that an illegal move changed nothing."""
@@ -197,7 +223,7 @@ class Lockstep:
         codes, unchanged = ea.try_moves(self.eng, moves)
         for move, code, same in zip(moves, codes, unchanged):
             why = reference_verdict(ref, move)
-            eng_cat, ref_cat = ea.category(code), ea.reference_category(why) if why else ""
+            eng_cat, ref_cat = ea.category(code), reference_category(why) if why else ""
             text = move_text(move, rules)
             if bool(why) != bool(code):
                 raise AssertionError(f"{self.where()}: seat {ref.seat} {text}: reference "

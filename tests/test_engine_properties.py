@@ -234,19 +234,19 @@ def rule_breaker_twin(kind, k):
     return policy
 
 
-BREAKS = [  # kind, players, overrides, the reference's category of the rule broken
-    (INVEST_AFTER_NUMBER, 2, {}, "expedition"),
-    (DRAW_BACK, 2, {}, "draw-back"),
-    (DRAW_BACK, 4, {}, "draw-back"),
-    (PASS_SMALL_HAND, 4, {"hand_size": 5}, "pass-refused"),
-    (PASS_TWICE, 4, {"pass_min_hand": 3}, "pass-refused"),
+BREAKS = [  # kind, players, overrides, the category of the rule broken, the reference's words for it
+    (INVEST_AFTER_NUMBER, 2, {}, "expedition", "investments go down before any number"),
+    (DRAW_BACK, 2, {}, "draw-back", "cannot be drawn back"),
+    (DRAW_BACK, 4, {}, "draw-back", "cannot be drawn back"),
+    (PASS_SMALL_HAND, 4, {"hand_size": 5}, "pass-refused", "a pass needs a hand of at least 6"),
+    (PASS_TWICE, 4, {"pass_min_hand": 3}, "pass-refused", "may not pass on two of its turns in a row"),
 ]
 
 
-@pytest.mark.parametrize("kind,players,over,category", BREAKS, ids=["invest-after-number", "draw-back-2p",
+@pytest.mark.parametrize("kind,players,over,category,words", BREAKS, ids=["invest-after-number", "draw-back-2p",
                                                                     "draw-back-4p", "pass-small-hand",
                                                                     "pass-twice"])
-def test_an_illegal_move_stops_the_batch_naming_round_and_rule(kind, players, over, category):
+def test_an_illegal_move_stops_the_batch_naming_round_and_rule(kind, players, over, category, words):
     r = rules("expeditions", players=players, **over)
     k, seed, n = 9, 5, 40
     policy = Policy("rule-breaker", rule_breaker, {"kind": 0.0, "turn": 0.0}).with_params(f"kind={kind},turn={k}")
@@ -259,7 +259,7 @@ def test_an_illegal_move_stops_the_batch_naming_round_and_rule(kind, players, ov
         try:
             reference.play_round(r, seed, i, [twin, py_random], first=i % players)
         except IllegalMove as e:
-            assert reference_category(e.reason) == category, e.reason
+            assert reference_category(e.reason) == category and words in e.reason, e.reason
             break
     else:
         raise AssertionError("the rule breaker never broke the rule on the reference")
