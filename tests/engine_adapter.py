@@ -34,7 +34,7 @@ from lostcards.engine.observation import (
     O_TURN,
     PMAX,
 )
-from lostcards.reference.moves import Pass, Play
+from lostcards.reference.moves import Pass
 from lostcards.reference.observation import Observation
 from lostcards.rules.cards import MAX_CODES, SLOTS, deck_codes
 from lostcards.rules.outcome import Ending
