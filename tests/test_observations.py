@@ -111,7 +111,7 @@ def test_thousands_of_rounds_see_the_same(case):
 @pytest.mark.slow
 @pytest.mark.parametrize("case", LEGALITY_CASES, ids=[_id(c) for c in LEGALITY_CASES])
 def test_many_rounds_of_candidate_verdicts(case):
-    _play(case, 40 * case[-1], seed=31 + case[1], legality=True)
+    _play(case, 20 * case[-1], seed=31 + case[1], legality=True)
 
 
 # ---------------------------------------------------------------------------
