@@ -45,10 +45,8 @@ def shrink(args: list[str]) -> list[str]:
     n = SMALL.get(args[0])
     if n is None:
         return args
-    if any("search" in a for a in args) and args[0] == "simulate":
-        n = 4                           # about a second a round
-    if any("search" in a for a in args) and args[0] == "tournament":
-        n = 8
+    if any("search" in a for a in args):
+        n = 2 if args[0] == "simulate" else 4       # search: about a second a round
     args = [str(n) if prev == "--rounds" else a for prev, a in zip(["", *args], args)]
     if "--rounds" not in args:
         args += ["--rounds", str(n)]

@@ -183,6 +183,7 @@ def _kill_and_rerun(args, where, after):
     return early, res
 
 
+@pytest.mark.slow      # three runs each: about 15 s apiece, so `make test-slow` (make test stays under 5 minutes)
 @pytest.mark.parametrize("args, files", [
     (["tournament", "--policies", "random,greedy,expert", "--rounds", 3000, "--block", 500, "--bootstrap", 50],
      ["pairs.csv", "ratings.csv", "looks.csv"]),

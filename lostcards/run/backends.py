@@ -164,7 +164,9 @@ class Dask(Backend):
         # the user hears from the coordinator only: no worker log lines (a failed shard is re-raised here)
         logging.getLogger("distributed").setLevel(logging.CRITICAL)
         if self.local:
-            with _workers_ignore_ctrl_c():
+            import warnings
+            with _workers_ignore_ctrl_c(), warnings.catch_warnings():
+                warnings.simplefilter("ignore")     # "port 8787 is in use" and the like: Dask's business
                 cluster = LocalCluster(n_workers=self.local, threads_per_worker=1, processes=True,
                                        dashboard_address=None, silence_logs=logging.CRITICAL)
             return Client(cluster), cluster
