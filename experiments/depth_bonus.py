@@ -4,7 +4,7 @@ import numpy as np
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, at_least, described, gains
 from lostcards.analysis.claims.measures import event_mean, event_share
 from lostcards.analysis.claims.plots import color, new_figure, rows_panel
-from lostcards.analysis.claims.words import by_verdict, row_text, value
+from lostcards.analysis.claims.words import across, by_verdict, row_text, value
 
 PAIRED = ("2p", "4p-team", "1p", "lc")
 
@@ -83,11 +83,7 @@ def figure(res):
 
 
 def reading(res):
-    m = res.get("margin_bonus")
-    return (f"Playing for the bonus pays expert {row_text(m)} points a round with 2 players "
-            f"({row_text(res.get('margin_bonus', table='4p-team'))} for a 4-player team, "
-            f"{row_text(res.get('margin_bonus', table='1p'))} in solitaire, "
-            f"{row_text(res.get('margin_bonus', table='lc'))} under lost-cities); playing for it in uninvested "
+    return (f"Playing for the bonus pays expert {across(res, 'margin_bonus')}; playing for it in uninvested "
             f"expeditions too is worth {row_text(res.get('margin_bonus_uninvested'))}. But the bonus is reached in "
             f"{value(res.get('bonus_share'))} of expert's opened expeditions ({value(res.get('bonus_share', 'search'))} "
             f"for search), {value(res.get('bonus_share_inv0'))} of those without an investment and "
@@ -99,9 +95,13 @@ def reading(res):
 
 def tips(res):
     m, sh = res.get("margin_bonus"), res.get("bonus_share")
-    return [by_verdict(m, f"Depth pays: playing for the bonus is worth {value(m)} points a round to a strong bot.",
-                       f"Playing for the bonus is worth only {value(m)} points a round to a strong bot.",
-                       f"Playing for the bonus is worth {row_text(m)} points a round to a strong bot."),
+    lc = res.get("margin_bonus", table="lc")
+    return [by_verdict(m, f"Depth pays: playing for the bonus is worth {value(m)} points a round to a strong bot "
+                          "with two players",
+                       f"Playing for the bonus is worth only {value(m)} points a round to a strong bot with two "
+                       "players",
+                       f"Playing for the bonus is worth {row_text(m)} points a round to a strong bot with two players")
+            + f" ({value(lc)} under lost-cities, where it takes more cards).",
             f"But it is not reachable in anything you commit to: a strong bot reaches it in {value(sh)} of its "
             f"expeditions ({value(res.get('bonus_share_inv0'))} of those with no investment, "
             f"{value(res.get('bonus_share_inv2'))} with two)." if sh and sh.verdict == FAILS else

@@ -2,7 +2,7 @@
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean
 from lostcards.analysis.claims.plots import new_figure, rows_panel
-from lostcards.analysis.claims.words import by_verdict, change, row_text, value
+from lostcards.analysis.claims.words import across, by_verdict, change, row_text, value
 
 ALL = ("2p", "4p-team", "1p", "lc")
 SHORT = ("2p", "4p-team", "lc")           # solitaire's plan is never short of plays, and its last play is forced
@@ -58,10 +58,7 @@ def figure(res):
 
 def reading(res):
     g = res.get
-    return (f"Counting the plays left is worth {row_text(g('margin_count'))} points a round to expert with 2 "
-            f"players ({row_text(g('margin_count', table='4p-team'))} for a 4-player team, "
-            f"{row_text(g('margin_count', table='1p'))} in solitaire, {row_text(g('margin_count', table='lc'))} "
-            f"under lost-cities); keeping the high cards when plays are short {row_text(g('margin_skip_low'))}; "
+    return (f"Counting the plays left is worth {across(res, 'margin_count')} to expert; keeping the high cards when plays are short {row_text(g('margin_skip_low'))}; "
             f"taking the best last play {row_text(g('margin_last_play'))}. Without its endgame at all expert "
             f"scores {row_text(g('margin_endgame'))} less, but that measures how much this bot leans on its endgame "
             f"(its mid-round play holds cards back), not what counting is worth to any player. With the endgame it "
@@ -72,7 +69,9 @@ def reading(res):
 def tips(res):
     c, s, last = (res.get(k) for k in ("margin_count", "margin_skip_low", "margin_last_play"))
     return [f"At the end, play what scores now, and count your plays left (the deck divided by the players): "
-            f"counting is worth {value(c)} points a round to a strong bot" + by_verdict(c, ".", " (no more than that).", "."),
+            f"counting is worth {value(c)} points a round to a strong bot with two players, "
+            f"{value(res.get('margin_count', table='4p-team'))} to a four-player team (in solitaire, where the "
+            f"hand is all that is left, {value(res.get('margin_count', table='1p'))}).",
             by_verdict(s, f"When you can't lay everything, skip the low cards and play the high ones ({value(s)} points "
                           "a round).",
                        f"When you can't lay everything, skipping the low cards does not pay: laying a suit from the "

@@ -4,7 +4,7 @@ import numpy as np
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean, event_share, sweep
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line, sweep_plot
-from lostcards.analysis.claims.words import by_verdict, change, row_text, value
+from lostcards.analysis.claims.words import across, by_verdict, change, value
 
 PAIRED = ("2p", "4p-team", "1p", "lc")
 THRESHOLDS = (0, 5, 10, 15, 20, 25)
@@ -29,7 +29,7 @@ CLAIM = Claim(
         Measure("margin_open_15", "open only with 15+ in hand, against expert", gains(1.0), "points a round",
                 tables=PAIRED, bots=("expert",), pair=("open_hand=15", ""), statement="low",
                 controls=(Control(HOLDS, overrides=(("hand_size", 12),)), Control(FAILS, overrides=(("cost", 0),)))),
-        *sweep("margin_open", "open only with", "open_hand", [t for t in THRESHOLDS if t not in (0, 15)]),
+        *sweep("margin_open", "open only with {v}+ in hand, against expert", "open_hand", [t for t in THRESHOLDS if t not in (0, 15)]),
         Measure("below_zero", "opened expeditions ending below 0", described(), "share", decides=False,
                 context=("2p", "lc", "4p-team")),
         Measure("score_open_low", f"final score of expeditions opened on {LOW} or less in hand (the bot's choice)",
@@ -86,15 +86,16 @@ def figure(res):
 
 
 def reading(res):
-    m = {t: res.get("margin_open_15", table=t) for t in PAIRED}
     best = max((r for r in res.rows if r.measure.name.startswith("margin_open") and r.table == "2p"),
                key=lambda r: r.est.estimate, default=None)
     return (f"Holding expert to the tip (open only with 15 or more in the suit's numbers in hand) changes its "
-            f"score by {row_text(m['2p'])} points a round with 2 players, {row_text(m['4p-team'])} for a "
-            f"4-player team, {row_text(m['1p'])} in solitaire and {row_text(m['lc'])} under lost-cities. "
-            f"Of the thresholds tried, the best for 2 players is {best.policy if best else '–'} "
-            f"({value(best, sign=True)}): a strong player opens on less than the four low cards, because more of "
-            f"the suit arrives (see 22 plus 60%). The cost is real all the same: {value(res.get('below_zero'))} "
+            f"score by {across(res, 'margin_open_15')}. "
+            + (f"No threshold tried beats expert's own opening rule with 2 players (the nearest, "
+               f"`{best.policy}`, {value(best, sign=True)}): a strong player opens on less than the four low "
+               f"cards, because more of the suit arrives (see 22 plus 60%). " if best and best.est.estimate < 0 else
+               f"The best threshold tried for 2 players is `{best.policy if best else '–'}` "
+               f"({value(best, sign=True)}). ")
+            + f"The cost is real all the same: {value(res.get('below_zero'))} "
             f"of expert's opened expeditions end below zero ({value(res.get('below_zero', 'random'))} of "
             f"random's), and the ones it opens on {LOW} or less still end at "
             f"{value(res.get('score_open_low'), sign=True)} on average. The 1st card adds "

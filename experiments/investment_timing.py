@@ -4,7 +4,7 @@ import numpy as np
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean, sweep
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line, sweep_plot
-from lostcards.analysis.claims.words import by_verdict, change, row_text, value
+from lostcards.analysis.claims.words import across, by_verdict, change, row_text, value
 
 PAIRED = ("2p", "4p-team", "1p", "lc")
 THRESHOLDS = (5, 10, 15, 20, 25, 30)
@@ -27,7 +27,7 @@ CLAIM = Claim(
         Measure("margin_invest_20", "invest only with 20+ in hand, against expert", gains(1.0), "points a round",
                 tables=PAIRED, bots=("expert",), pair=("invest_hand=20", ""), statement="funded",
                 controls=(Control(HOLDS, overrides=(("hand_size", 12),)), Control(FAILS, overrides=(("cost", 0),)))),
-        *sweep("margin_invest", "invest only with", "invest_hand", [t for t in THRESHOLDS if t != 20]),
+        *sweep("margin_invest", "invest only with {v}+ in hand, against expert", "invest_hand", [t for t in THRESHOLDS if t != 20]),
         Measure("margin_eager", "invest on hope (eager), against expert", described(), "points a round",
                 decides=False, context=("2p",), bots=("expert",), pair=("invest=eager", "")),
         Measure("margin_never", "expert against never investing", described(), "points a round",
@@ -76,10 +76,8 @@ def figure(res):
 
 
 def reading(res):
-    m = {t: res.get("margin_invest_20", table=t) for t in PAIRED}
     return (f"Holding expert to the tip (an investment only on 20 or more in hand) changes its score by "
-            f"{row_text(m['2p'])} points a round with 2 players, {row_text(m['4p-team'])} for a 4-player team, "
-            f"{row_text(m['1p'])} in solitaire and {row_text(m['lc'])} under lost-cities. Investing at all pays "
+            f"{across(res, 'margin_invest_20')}. Investing at all pays "
             f"(expert against never investing: {row_text(res.get('margin_never'))}); investing on hope instead "
             f"of expert's rule: {row_text(res.get('margin_eager'))}. Expert's own investments on less than 20 in "
             f"hand end at {value(res.get('score_invested_short'), sign=True)} on average, those on 20 or more at "

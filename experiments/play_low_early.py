@@ -4,7 +4,7 @@ import numpy as np
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_share
 from lostcards.analysis.claims.plots import band_plot, color, new_figure
-from lostcards.analysis.claims.words import by_verdict, change, row_text, value
+from lostcards.analysis.claims.words import across, by_verdict, change, value
 from lostcards.analysis.movelog import DEALT, LAID
 from lostcards.analysis.stats import cluster_diff
 
@@ -87,10 +87,8 @@ def figure(res):
 
 def reading(res):
     g = res.get
-    return (f"Opening nothing in the first 6 turns per player costs expert {row_text(g('margin_set_off_early'))} "
-            f"points a round with 2 players ({row_text(g('margin_set_off_early', table='4p-team'))} for a 4-player "
-            f"team, {row_text(g('margin_set_off_early', table='1p'))} in solitaire, "
-            f"{row_text(g('margin_set_off_early', table='lc'))} under lost-cities). Expert lays "
+    return (f"Opening nothing in the first 6 turns per player costs expert {across(res, 'margin_set_off_early')}. "
+            f"Expert lays "
             f"{value(g('laid_dealt_low'))} of the 2s, 3s and 4s it is dealt and {value(g('laid_late_low'))} of those "
             f"drawn late, while it lays {value(g('laid_late_high'))} of late 8s, 9s and 10s; random play loses late "
             f"low cards as well ({value(g('laid_late_low', 'random'))} laid), which is why that count cannot decide "

@@ -1,5 +1,5 @@
 """plays-per-round: how many plays a seat (or a team) gets in a round."""
-from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, about, described
+from lostcards.analysis.claims import BOTS, FAILS, HOLDS, OPPONENT, Claim, Control, Measure, about, described
 from lostcards.analysis.claims.measures import distribution, fit, unit_mean, unit_percentiles
 from lostcards.analysis.claims.plots import color, interval_bars, new_figure, ref_line
 from lostcards.analysis.claims.words import short, value
@@ -33,6 +33,7 @@ CLAIM = Claim(
               "draws once, and the round ends when the draw pile does), so it is context, as is the "
               "solitaire's 24."),
     statements={"plays": "about the deck divided by the players each"},
+    bots=(*BOTS, OPPONENT),
     measures=(
         Measure("plays", "plays per seat (team tables: per team)", lambda st: about(plays_each(st)), "plays",
                 tables=("2p", "4p-seat", "4p-team", "lc"), context=("1p",), statement="plays",

@@ -1,7 +1,7 @@
 """reach-22-plus-60: the numbers of a suit that reach a hand, against what the deal gave."""
 import numpy as np
 
-from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, about, between, described
+from lostcards.analysis.claims import BOTS, FAILS, HOLDS, OPPONENT, Claim, Control, Measure, about, between, described
 from lostcards.analysis.claims.measures import distribution, event_mean, fit, percentiles
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line
 from lostcards.analysis.claims.words import by_verdict, short, value
@@ -26,6 +26,7 @@ CLAIM = Claim(
               "of the half deck reaches the hand, so it is context."),
     statements={"intercept": "about 22", "slope": "plus about 60% of what you hold",
                 "empty": "a suit held empty barely pays its 20"},
+    bots=(*BOTS, OPPONENT),
     measures=(
         Measure("intercept", "reached = a + b × held: a", about(22), "points", tables=DECIDE, context=("1p",),
                 statement="intercept", controls=CONTROLS),

@@ -4,7 +4,7 @@ import numpy as np
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean, event_share
 from lostcards.analysis.claims.plots import color, new_figure
-from lostcards.analysis.claims.words import by_verdict, change, row_text, value
+from lostcards.analysis.claims.words import across, by_verdict, change, value
 
 PAIRED = ("2p", "4p-team", "lc")
 GROUPS = (("dead_both", "dead for both"), ("dead_own", "dead for the discarder only"),
@@ -77,9 +77,8 @@ def figure(res):
 
 def reading(res):
     g = res.get
-    return (f"Weighing what a discard is worth to the other side pays expert {row_text(g('margin_safety'))} points "
-            f"a round with 2 players ({row_text(g('margin_safety', table='4p-team'))} for a 4-player team, "
-            f"{row_text(g('margin_safety', table='lc'))} under lost-cities). A number both sides have played past "
+    return (f"Weighing what a discard is worth to the other side pays expert "
+            f"{across(res, 'margin_safety', PAIRED)}. A number both sides have played past "
             f"hands over nothing, by the rules; one only the discarder has played past hands expert's opponent "
             f"{value(g('points_dead_own'))} points per throw, one alive for both {value(g('points_alive'))} "
             f"(search's: {value(g('points_dead_own', 'search'))} and {value(g('points_alive', 'search'))}). Expert "
@@ -91,6 +90,6 @@ def reading(res):
 def tips(res):
     m = res.get("margin_safety")
     return [f"The safe throw is a number the other side can no longer lay, best of all one both sides have played "
-            f"past: a strong bot that ignores what its discards give away {change(m, 'gains', 'loses')} points a "
-            f"round ({change(res.get('margin_safety', table='4p-team'), 'gains', 'loses')} for a four-player team)."
+            f"past: a strong bot that ignores what its discards give away {change(m, 'loses', 'gains')} points a "
+            f"round ({change(res.get('margin_safety', table='4p-team'), 'loses', 'gains')} for a four-player team)."
             + by_verdict(m, "", "", " (undecided)")]

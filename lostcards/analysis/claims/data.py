@@ -233,33 +233,32 @@ class Subject:
             out = out.assign(side=out.seat.to_numpy() % 2 if self.players > 1 else 0)
         return out
 
+    def _source(self, kind: str) -> dict:
+        """The subject's data of one kind ("tables" or "facts"), every seat."""
+        if self.logged:
+            return self.ctx.search_games(self.setting)[kind]
+        if kind == "tables":
+            return self.ctx.selfplay(self.spec, self.setting)
+        return self.ctx.facts(self.spec, self.setting)
+
     def table(self, name: str) -> pd.DataFrame:
         """A tidy table (``rounds``, ``seats``, ``seat_suits``) of the subject's own seats."""
-        key = ("table", name)
-        if key not in self._memo:
-            if self.logged:
-                t = self.ctx.search_games(self.setting)["tables"][name]
-            else:
-                t = self.ctx.selfplay(self.spec, self.setting)[name]
-            self._memo[key] = self._own(t) if "seat" in t else t.assign(cluster=t["round"].to_numpy())
-        return self._memo[key]
-
-    def whole(self, name: str) -> pd.DataFrame:
-        """A tidy table with every seat of the subject's rounds (its opponents' too)."""
-        t = (self.ctx.search_games(self.setting)["tables"] if self.logged
-             else self.ctx.selfplay(self.spec, self.setting))[name]
-        return t.assign(cluster=t["round"].to_numpy())
+        return self._mine("tables", name)
 
     def facts(self, name: str) -> pd.DataFrame:
         """Per-turn facts (``movelog.FACT_COLUMNS``) of the subject's own seats."""
-        key = ("facts", name)
-        if key not in self._memo:
-            if self.logged:
-                f = self.ctx.search_games(self.setting)["facts"][name]
-            else:
-                f = self.ctx.facts(self.spec, self.setting)[name]
-            self._memo[key] = self._own(f)
-        return self._memo[key]
+        return self._mine("facts", name)
+
+    def _mine(self, kind: str, name: str) -> pd.DataFrame:
+        if (kind, name) not in self._memo:
+            t = self._source(kind)[name]
+            self._memo[kind, name] = self._own(t) if "seat" in t else t.assign(cluster=t["round"].to_numpy())
+        return self._memo[kind, name]
+
+    def whole(self, name: str) -> pd.DataFrame:
+        """A tidy table with every seat of the subject's rounds (its opponents' too)."""
+        t = self._source("tables")[name]
+        return t.assign(cluster=t["round"].to_numpy())
 
     def units(self, df: pd.DataFrame, cols) -> pd.DataFrame:
         """Per seat (the rows as they are) or, for a team table, summed over the two partners."""

@@ -61,12 +61,13 @@ def fit(df, x: str, y: str, name: str) -> dict:
 
 
 def sweep(name: str, label: str, switch: str, values, tables=("2p",), prescribed: bool = True) -> tuple:
-    """Context declarations of paired comparisons over a switch's values (e.g. open_hand=0..25)."""
+    """Context declarations of paired comparisons over a switch's values (e.g. open_hand=5..25);
+    `label` is a format string of the value, e.g. "open only with {v}+ in hand, against expert"."""
     out = []
     for v in values:
-        sw = f"{switch}={v:g}" if isinstance(v, (int, float)) else f"{switch}={v}"
+        sw = f"{switch}={v:g}"
         pair = (sw, "") if prescribed else ("", sw)
-        out.append(Measure(f"{name}_{v:g}" if isinstance(v, (int, float)) else f"{name}_{v}",
-                           f"{label} {sw}", described("a description (the curve)"), "points a round",
-                           decides=False, tables=(), context=tuple(tables), bots=("expert",), pair=pair))
+        out.append(Measure(f"{name}_{v:g}", label.format(v=f"{v:g}"), described("a description (the curve)"),
+                           "points a round", decides=False, tables=(), context=tuple(tables), bots=("expert",),
+                           pair=pair))
     return tuple(out)

@@ -14,7 +14,7 @@ import pandas as pd
 from lostcards.analysis.claims.declare import SEARCH_TABLES, TABLES, Setting
 from lostcards.analysis.claims.plots import close
 from lostcards.analysis.claims.sheet import tips_markdown
-from lostcards.analysis.claims.verdict import ALPHA, FAILS, HOLDS, PARTLY, UNDECIDED
+from lostcards.analysis.claims.verdict import ALPHA, FAILS, HOLDS, PARTLY, UNDECIDED, combine
 from lostcards.analysis.claims.words import fmt, fmt_est, join
 from lostcards.run.batchdir import versions, write_manifest
 
@@ -63,12 +63,19 @@ def where_text(res) -> str:
 
 
 def _table_line(res, table: str, verdict: str) -> str:
-    sv = res.statement_verdicts()
+    """A table's verdict, and each statement's, with the bots' verdicts where they differ."""
     said = res.claim.statements
     bits = []
-    for (st, t), v in sv.items():
-        if t == table:
-            bits.append(f"“{said.get(st, st)}” {v}")
+    for (st, t), v in res.statement_verdicts().items():
+        if t != table:
+            continue
+        per_bot = {}
+        for r in res.rows:
+            if r.decides and r.table == t and (r.measure.statement or r.measure.name) == st:
+                per_bot.setdefault(r.bot, []).append(r.verdict)
+        bots = {b: combine(vs) for b, vs in per_bot.items()}
+        who = "" if len(set(bots.values())) <= 1 else " (" + ", ".join(f"{b}: {w}" for b, w in bots.items()) + ")"
+        bits.append(f"“{said.get(st, st)}” {v}{who}")
     return f"| {TABLES[table].label} | **{verdict}** | {'; '.join(bits)} |"
 
 

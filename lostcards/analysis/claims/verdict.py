@@ -55,7 +55,7 @@ def about(x: float, tol: float = ABOUT, text: str = "") -> Expect:
 
 def gains(effect: float, unit: str = "points a round", text: str = "") -> Expect:
     """'A beats B': a margin of at least `effect` (the smallest effect that matters)."""
-    return Expect(effect, INF, effect, text or f"above 0 by at least {_g(effect)} {unit}", 0.0)
+    return Expect(effect, INF, effect, text or f"a gain of at least {_g(effect)} {unit}", 0.0)
 
 
 def at_least(x: float, effect: float, text: str = "") -> Expect:

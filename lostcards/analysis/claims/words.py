@@ -85,6 +85,18 @@ def by_verdict(row, holds: str, fails: str, other: str) -> str:
     return holds if v == HOLDS else fails if v == FAILS else other
 
 
+PLACES = {"2p": "with 2 players", "4p-team": "for a 4-player team", "4p-seat": "for a seat of 4",
+          "1p": "in solitaire", "lc": "under lost-cities"}
+
+
+def across(res, measure: str, tables=("2p", "4p-team", "1p", "lc"), bot: str = "expert") -> str:
+    """'X [lo, hi] points a round with 2 players, Y for a 4-player team, ... and Z under lost-cities'."""
+    parts = [f"{row_text(res.get(measure, bot, t))} {PLACES[t]}" for t in tables if res.get(measure, bot, t)]
+    if parts and parts[0].endswith(PLACES[tables[0]]):
+        parts[0] = parts[0].replace(PLACES[tables[0]], "points a round " + PLACES[tables[0]])
+    return join(parts)
+
+
 VERB = {HOLDS: "holds", FAILS: "does not hold", PARTLY: "holds in part", UNDECIDED: "is undecided"}
 
 
