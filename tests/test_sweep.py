@@ -313,6 +313,23 @@ def test_experiment_runs_and_writes_its_report(tmp_path):
               "Checks a designer can rely on", "above 5%", "above 55%", "below 75%", "Pending"):
         assert s in md, s
     assert (tmp_path / "figures" / "rule-tweaks-effects-2p.png").exists()
+    # the numbers hold together: intervals around their estimates on the 60 rounds asked for, one
+    # ending per round, no stall ending without a stall rule, effects = differences of the cells' means
+    metric = csv[csv["kind"] == "metric"]
+    value = {(c, m): float(e) for c, m, e in zip(metric["cell"], metric["metric"], metric["estimate"])}
+    for row in metric[metric["metric"].str.startswith(("turns_", "plays_", "ended_by_"))].itertuples():
+        # (1e-12: the Wilson bound at a share of 1 comes out as 0.9999999999999998)
+        assert float(row.ci_low) - 1e-12 <= float(row.estimate) <= float(row.ci_high) + 1e-12, row
+        assert float(row.n) == 60, row
+    for cell in set(metric["cell"]):
+        assert math.isclose(sum(value[cell, f"ended_by_{e}"] for e in ("deck", "stall", "capped")), 1), cell
+    for cell in ("published", "expeditions without stall"):
+        assert value[cell, "ended_by_stall"] == 0, cell
+    effects = csv[(csv["kind"] == "effect") & csv["metric"].isin(["turns_per_round", "plays_per_seat"])]
+    assert len(effects) >= 9
+    for row in effects.itertuples():
+        want = value[row.cell, row.metric] - value[row.versus, row.metric]
+        assert math.isclose(float(row.estimate), want, abs_tol=1e-9), row
     meta = json.loads((tmp_path / "rule-tweaks.json").read_text())
     assert meta["config"]["rounds"] == 60 and meta["config"]["players"] == [2]
     assert meta["command"].startswith("lostcards rule-tweaks")

@@ -55,7 +55,7 @@ from lostcards.rules.ruleset import (
     P_TURN_CAP,
 )
 
-NMAX = 96    # most cards a deck can hold (6 suits x 15)
+NMAX = 126   # most cards a deck can hold: 6 suits x (3 investments + 9 numbers + 9 second copies)
 
 # ---- moves --------------------------------------------------------------------
 TO_EXPEDITION, TO_DISCARD = 0, 1

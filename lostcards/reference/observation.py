@@ -22,8 +22,9 @@ class Observation:
 
     Cards are codes.  ``expeditions[side][suit]`` and ``discards[suit]`` list
     cards in the order they were laid (a pile's top card is last).
-    ``known[seat]`` holds the cards this seat knows that seat to hold
-    (docs/engine.md); its own entry is empty.
+    ``known[seat]`` holds the cards this seat knows that seat to hold, a
+    code repeated for each copy known (docs/engine.md, "What a seat knows");
+    its own entry is empty.
     """
 
     rules: Ruleset

@@ -1,10 +1,11 @@
 """The plain-Python reference engine: one round of Expeditions, written to read like the rule sheet.
 
-It is the correctness reference for the numba engine (``lostcards/engine.py``):
+It is the correctness reference for the numba engine (``lostcards/engine/``):
 both follow ``docs/engine.md`` exactly, so the same (seed, round index) gives
 the same record, move for move.  Cards are tracked by *physical id* (their
 position in ``cards.deck_codes``) so that the per-round statistics are exact;
-policies and records only ever see card codes.
+policies and records only ever see card codes, and what a seat knows of
+another's hand is counted in codes too: two copies of a card look the same.
 
 Vocabulary, as on the rule sheet: a *side* is a seat (1 or 2 players) or a team
 (4 players: seats 0 & 2 against 1 & 3); each side has one *expedition* per suit;
@@ -14,6 +15,7 @@ is a J, Q or K; a *stall* turn discards and then draws off a discard pile.
 from __future__ import annotations
 
 import bisect
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -100,8 +102,9 @@ class Round:
         self.ended_by: Optional[Ending] = None
         self._passed_last = [False] * self.players
         self._drew_deck = False           # whether the last turn drew off the deck
-        # _known[holder][phys] = the seats that know `holder` holds card `phys`
-        self._known = [dict() for _ in range(self.players)]
+        # _known[observer][holder]: the cards (codes, with copies counted) that `observer`
+        # knows `holder` to hold; copies look the same, so it is knowledge of codes, not of cards
+        self._known = [[Counter() for _ in range(self.players)] for _ in range(self.players)]
         # statistics
         self._seat_stats = [[0] * 5 for _ in range(self.players)]
         self._dealt = [list(h) for h in hands]      # as dealt (the record keeps this order)
@@ -216,14 +219,25 @@ class Round:
                 and (self.rules.pass_twice or not self._passed_last[seat]))
 
     def known_to(self, observer: int) -> tuple:
-        """For each seat, the codes ``observer`` knows that seat to hold (its own entry empty)."""
-        out = []
-        for holder in range(self.players):
-            if holder == observer:
-                out.append(())
-                continue
-            out.append(tuple(sorted(self.codes[p] for p, who in self._known[holder].items() if observer in who)))
-        return tuple(out)
+        """For each seat, the codes ``observer`` knows that seat to hold, copies repeated (its own entry empty)."""
+        return tuple(tuple(sorted(self._known[observer][holder].elements())) for holder in range(self.players))
+
+    # -- what the seats know of each other's hands (docs/engine.md, "What a seat knows") --
+    def _seen_taking(self, holder: int, code: int) -> None:
+        """Every other seat saw ``holder`` take a card of ``code`` off a discard pile: one more copy known."""
+        for observer in range(self.players):
+            if observer != holder:
+                self._known[observer][holder][code] += 1
+
+    def _seen_giving_up(self, holder: int, code: int) -> None:
+        """``holder`` played or passed a card of ``code``: whoever knew it held copies now knows one fewer.
+
+        Nobody can tell which copy left, so a seat that knew of one copy knows of none.
+        """
+        for observer in range(self.players):
+            known = self._known[observer][holder]
+            if known[code] > 0:
+                known[code] -= 1
 
     def observation(self, seat: Optional[int] = None, totals: tuple = ()) -> Observation:
         """What ``seat`` (the seat to move by default) may see now."""
@@ -365,7 +379,7 @@ class Round:
         stats = self._seat_stats[seat]
         hand = self.hands[seat]
         pid = hand.pop(pos)
-        self._known[seat].pop(pid, None)
+        self._seen_giving_up(seat, codes[pid])
         suit = suit_of(codes[pid])
         stats[0] += 1
         if move.to == "expedition":
@@ -388,7 +402,7 @@ class Round:
             new = self.discard_piles[draw].pop()
             drew_pile = True
             stats[3] += 1
-            self._known[seat][new] = {s for s in range(self.players) if s != seat}
+            self._seen_taking(seat, codes[new])
         if new is not None:
             bisect.insort(hand, new)
             self._reached[seat].add(new)
@@ -408,9 +422,9 @@ class Round:
         for i in sorted((pa, pb), reverse=True):
             hand.pop(i)
         for pid in given:
-            # the others no longer know where it is; the passer knows its partner holds it
-            self._known[seat].pop(pid, None)
-            self._known[partner][pid] = {seat}
+            # the others know one copy fewer in the passer's hand; the passer knows its partner holds it
+            self._seen_giving_up(seat, self.codes[pid])
+            self._known[seat][partner][self.codes[pid]] += 1
             bisect.insort(self.hands[partner], pid)
             self._reached[partner].add(pid)
         self._seat_stats[seat][4] += 1
