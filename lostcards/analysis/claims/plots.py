@@ -105,7 +105,9 @@ TABLE_COLORS = {"2p": "#0072b2", "4p-seat": "#cc79a7", "4p-team": "#cc79a7", "1p
 
 def rows_panel(ax, rows, title: str = "", unit: str = "", ref=None, ref_label: str = "", scale: float = 1.0):
     """The rows of one measure (every bot and table) as intervals, deciding rows in bold colour."""
-    labels = [f"{r.bot} · {r.table}" for r in rows]
+    several = len({r.measure.name for r in rows}) > 1
+    labels = [(f"{r.measure.statement or r.measure.name} · " if several else "") + f"{r.bot} · {r.table}"
+              for r in rows]
     cols = [color(r.bot) if r.decides else "#bbbbbb" for r in rows]
     interval_bars(ax, labels, [r.est for r in rows], cols, ref=ref, ref_label=ref_label, unit=unit, scale=scale)
     ax.set_title(title, fontsize=10)
