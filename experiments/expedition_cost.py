@@ -4,7 +4,7 @@ import numpy as np
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean, event_share, sweep
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line, sweep_plot
-from lostcards.analysis.claims.words import across, by_verdict, change, value
+from lostcards.analysis.claims.words import across, by_verdict, changes, value
 
 PAIRED = ("2p", "4p-team", "1p", "lc")
 THRESHOLDS = (0, 5, 10, 15, 20, 25)
@@ -104,10 +104,9 @@ def reading(res):
 
 
 def tips(res):
-    m2, m4, lc = (res.get("margin_open_15", table=t) for t in ("2p", "4p-team", "lc"))
+    m2 = res.get("margin_open_15")
     return [f"An expedition costs 20 before it pays, and a strong bot held to opening only on 15 or more in "
-            f"hand {change(m2)} points a round with two players ({change(m4)} for a four-player team, "
-            f"{change(lc)} under lost-cities): "
+            f"hand {changes(res, 'margin_open_15')}: "
             + by_verdict(m2, "do not open on the four low cards alone.",
                          "the four low cards are not the line to draw; open on what the suit can still bring.",
                          "whether to open on the four low cards stays open."),

@@ -4,7 +4,7 @@ import numpy as np
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean, sweep
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line, sweep_plot
-from lostcards.analysis.claims.words import across, by_verdict, change, row_text, value
+from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
 PAIRED = ("2p", "4p-team", "1p", "lc")
 THRESHOLDS = (5, 10, 15, 20, 25, 30)
@@ -87,9 +87,9 @@ def reading(res):
 
 
 def tips(res):
-    m2, m4, lc = (res.get("margin_invest_20", table=t) for t in ("2p", "4p-team", "lc"))
-    return [f"A strong bot that lays an investment only on 20 or more already in hand {change(m2)} points a round "
-            f"with two players ({change(m4)} for a four-player team, {change(lc)} under lost-cities): "
+    m2 = res.get("margin_invest_20")
+    return [f"A strong bot that lays an investment only on 20 or more already in hand "
+            f"{changes(res, 'margin_invest_20')}: "
             + by_verdict(m2, "wait for the numbers before you invest.",
                          "invest early in a suit whose numbers in hand and still to come pay the cost, never in "
                          "one you cannot fund.", "the rule makes little difference."),

@@ -4,7 +4,7 @@ import numpy as np
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean, event_share
 from lostcards.analysis.claims.plots import color, new_figure
-from lostcards.analysis.claims.words import across, by_verdict, change, value
+from lostcards.analysis.claims.words import across, by_verdict, changes, value
 
 PAIRED = ("2p", "4p-team", "lc")
 GROUPS = (("dead_both", "dead for both"), ("dead_own", "dead for the discarder only"),
@@ -90,6 +90,6 @@ def reading(res):
 def tips(res):
     m = res.get("margin_safety")
     return [f"The safe throw is a number the other side can no longer lay, best of all one both sides have played "
-            f"past: a strong bot that ignores what its discards give away {change(m, 'loses', 'gains')} points a "
-            f"round ({change(res.get('margin_safety', table='4p-team'), 'loses', 'gains')} for a four-player team)."
+            f"past: a strong bot that ignores what its discards give away "
+            f"{changes(res, 'margin_safety', 'loses', 'gains')}."
             + by_verdict(m, "", "", " (undecided)")]

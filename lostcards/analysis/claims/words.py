@@ -2,7 +2,7 @@
 
 Every number a sentence shows is an estimate, interval end or declared value
 of a row of ``claims.csv``, written by one of these functions, so that a
-reader (and ``tests/test_claims_texts.py``) can find it in the CSV.
+reader (and ``tests/test_claims.py``) can find it in the CSV.
 """
 from __future__ import annotations
 
@@ -10,21 +10,21 @@ import math
 
 from lostcards.analysis.claims.verdict import FAILS, HOLDS, PARTLY, UNDECIDED
 
+TABLE_DIGITS = ((100, 0), (10, 1), (1, 2), (0, 3))     # |x| from .. : decimals, for tables
+SENTENCE_DIGITS = ((10, 0), (1, 1), (0, 2))             # ... for sentences
+
+
+def _number(x: float, digits) -> str:
+    a = abs(x)
+    d = next(d for lo, d in digits if a >= lo)
+    return f"{x:.{d}f}"
+
 
 def fmt(x: float, unit: str = "") -> str:
     """A number as the report's tables write it (shares as percentages)."""
     if not math.isfinite(x):
         return "∞" if x == math.inf else ("-∞" if x == -math.inf else "–")
-    if unit == "share":
-        return f"{100 * x:.1f}%"
-    a = abs(x)
-    if a >= 100:
-        return f"{x:.0f}"
-    if a >= 10:
-        return f"{x:.1f}"
-    if a >= 1:
-        return f"{x:.2f}"
-    return f"{x:.3f}"
+    return f"{100 * x:.1f}%" if unit == "share" else _number(x, TABLE_DIGITS)
 
 
 def short(x: float, unit: str = "") -> str:
@@ -34,12 +34,7 @@ def short(x: float, unit: str = "") -> str:
     if unit == "share":
         p = 100 * x
         return f"{p:.0f}%" if abs(p) >= 10 else f"{p:.1f}%"
-    a = abs(x)
-    if a >= 10:
-        return f"{x:.0f}"
-    if a >= 1:
-        return f"{x:.1f}"
-    return f"{x:.2f}"
+    return _number(x, SENTENCE_DIGITS)
 
 
 def signed(x: float, unit: str = "") -> str:
@@ -95,6 +90,14 @@ def across(res, measure: str, tables=("2p", "4p-team", "1p", "lc"), bot: str = "
     if parts and parts[0].endswith(PLACES[tables[0]]):
         parts[0] = parts[0].replace(PLACES[tables[0]], "points a round " + PLACES[tables[0]])
     return join(parts)
+
+
+def changes(res, measure: str, up: str = "gains", down: str = "loses", bot: str = "expert") -> str:
+    """'loses 13 points a round with two players (loses 2.8 for a four-player team, loses 4.8 under
+    lost-cities)' for a paired measure."""
+    c = lambda t: change(res.get(measure, bot, t), up, down)  # noqa: E731
+    return (f"{c('2p')} points a round with two players ({c('4p-team')} for a four-player team, "
+            f"{c('lc')} under lost-cities)")
 
 
 VERB = {HOLDS: "holds", FAILS: "does not hold", PARTLY: "holds in part", UNDECIDED: "is undecided"}
