@@ -85,8 +85,9 @@ def test_every_claim_every_table_a_figure_a_section_and_a_tip(quick, csv):
     assert set(csv[csv.decides.astype(str).str.lower() == "true"].table) == {"2p", "4p-seat", "4p-team", "1p", "lc"}
 
 
-def test_the_header_shows_the_command_as_run(quick):
+def test_the_header_shows_the_command_as_run_and_the_bots_that_decide(quick):
     md = (quick / "claims.md").read_text()
+    assert "rest on one family of bots" in md          # search plays through expert (until a new bot lands)
     assert f"`lostcards claims --quick --out {quick}`" in md
     assert "claims claims" not in md
 

@@ -34,3 +34,16 @@ def test_every_deciding_measure_has_a_control_each_way(cid):
     for m in MODS[cid].CLAIM.measures:
         if m.decides:
             assert {c.gives for c in m.controls} == {HOLDS, FAILS}, m.name
+
+
+PRESCRIPTIVE = ("expedition-cost", "investment-timing", "depth-bonus", "safe-discard", "play-low-early",
+                "endgame-count")
+
+
+@pytest.mark.parametrize("cid", PRESCRIPTIVE)
+def test_a_tip_that_prescribes_play_is_decided_by_doing_it(cid):
+    """Paired ablations on duplicate deals decide the prescriptive tips, not the bot's own choices."""
+    dec = [m for m in MODS[cid].CLAIM.measures if m.decides]
+    assert any(m.pair for m in dec), cid
+    conditioned = {"score_open_low", "score_invested_short", "score_invested_funded"}
+    assert not conditioned & {m.name for m in dec}

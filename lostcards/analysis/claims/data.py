@@ -161,6 +161,10 @@ class Context:
                     "facts": _concat_all([p["facts"] for p in parts])}
         return self._grown(("search-games", spec, setting.data), self.n("search_deals", setting), make)
 
+    def search_played(self, setting: Setting) -> int:
+        """How many deals (solitaire: rounds) search's logged games hold in this setting."""
+        return self._cache.get(("search-games", self.spec("search"), setting.data), (0, None))[0]
+
     def subject(self, bot: str, setting: Setting) -> "Subject":
         return Subject(self, bot, setting)
 

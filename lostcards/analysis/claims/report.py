@@ -126,8 +126,8 @@ def markdown(run) -> str:
     L.append("## The players\n")
     L.append("- `random`: a legal move at random (`docs/engine.md`); `greedy`: a casual player's rules of "
              "thumb; `expert`: expected values from the cards seen (`docs/expert.md`). They play themselves.")
-    s2 = ctx.n("search_deals", _setting("2p"))
-    s1 = ctx.n("search_deals", _setting("1p"))
+    s2 = ctx.search_played(Setting("2p"))
+    s1 = ctx.search_played(Setting("1p"))
     budget = "a token budget (the quick run only exercises the code)" if ctx.quick else "its default budget"
     L.append(f"- `{ctx.spec('search')}` (`docs/search.md`) at {budget}: {s2:,} deals against `expert` "
              "in 2-player expeditions, each dealt twice with the seats swapped and every move logged, and "
@@ -149,10 +149,6 @@ def markdown(run) -> str:
     for res in run.results.values():
         L.extend(_section(res))
     return "\n".join(L)
-
-
-def _setting(table):
-    return Setting(table)
 
 
 def _stages_text(run) -> str:
