@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 from lostcards import rules
-from lostcards.analysis.movelog import logged_rounds, walk
-from lostcards.run.runner import play
+from lostcards.analysis.movelog import walk
+from lostcards.run.runner import play, play_records
 
 R2 = rules("expeditions")
 N = 300
@@ -32,7 +32,7 @@ def test_count_and_last_play_off_is_no_endgame_and_skip_low_acts_only_in_it():
 
 
 def _expeditions(spec, n=200):
-    return walk(logged_rounds(R2, spec, spec, range(n), seed=2))["expeditions"]
+    return walk(play_records(R2, spec, spec, range(n), seed=2)).facts["expeditions"]
 
 
 def test_open_hand_and_open_from_hold_outside_the_endgame():

@@ -1,371 +1,227 @@
-"""Move logs for analysis: play chosen rounds with a turn log, in parallel, and walk them.
+"""Per-turn facts of rounds, read from their SPEC §5 records.
 
-``runner.play_records`` plays rounds one after another and returns JSON-ready
-records; for measurements that need the state at every turn (who takes a
-discard, what the hand held when an expedition was opened) we want the raw
-move codes of thousands of rounds, fast.  ``logged_rounds`` plays them on all
-cores (``runner.log_rounds``: the same ``engine.play_round`` the batch loop uses, so round i of a seed
-is the same round, move for move) and returns the per-round statistics too.
+The tidy tables of a batch (``run.tables``) say what each seat did in a round;
+some strategy tips need what the table looked like at a given turn: what the
+hand held when an expedition was opened, whether a discard was dead for the
+opponent when it was thrown and who took it, what became of a 2 drawn late.
+``walk`` replays records (from ``runner.play_records`` in memory, or a
+``records.jsonl`` read from disk) on the reference engine, turn by turn, and
+collects those facts for 1, 2 and 4 players.  It reads only the records and the
+reference engine's public state, so it does not depend on how the fast engine
+stores its moves.
 
-``walk`` replays one logged round on the reference engine (``reference.Round``)
-and extracts the per-turn facts the claims need (``RoundFacts``).
+The facts (``FACT_COLUMNS``), one row per:
+
+- ``expeditions``: expedition opened (``seat`` opened it; ``side`` owns it);
+- ``cards``: card laid on an expedition (``points``: the expedition's score just
+  after minus just before, bonus included, so an expedition's cards add up to its score);
+- ``discards``: card discarded, with the table when it was thrown (``own_dead``:
+  the discarder's side can no longer lay it; ``opp_dead``: the other side cannot)
+  and what became of it (taken off the pile by the other side or by the own
+  side; laid by the other side, and the points it brought there);
+- ``entries``: card that entered a hand (dealt, drawn off the deck or a pile, or
+  passed by the partner) and its fate in that hand (laid, discarded, passed on,
+  or stranded at the end);
+- ``hands``: seat, at the end: the points of numbers left in hand, and of those
+  that could still have gone on one of its side's expeditions (``stranded_*``).
+
+``walk`` also returns each round's statistics as the engine reports them
+(``Round.stats``), so that rounds known only from records (a slow bot's, played
+once with its moves logged) get the same tidy tables as a batch.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+import pandas as pd
 
-from lostcards.engine import core as engine
-from lostcards.engine.core import PASS_FLAG
-from lostcards.errors import PolicyFailure
-from lostcards.policies import resolve
-from lostcards.reference.moves import Play
-from lostcards.reference.round import Round
-from lostcards.rules.cards import SLOTS, deck_codes
-from lostcards.rules.ruleset import Ruleset
-from lostcards.rules.ruleset import rules as make_rules
-from lostcards.run.runner import log_rounds, max_turns
+from lostcards.records.format import move_of_turn, read_record
+from lostcards.reference.moves import Pass
+from lostcards.rules.cards import is_investment, suit_of, value_of
+from lostcards.rules.outcome import Ending
+from lostcards.rules.scoring import score_expedition
 
-LOG_CAP = 512          # turns kept per round in the fast pass; a longer round is played again
-
-@dataclass
-class Logged:
-    """Rounds played again with their move logs (the same rounds as ``runner.play``)."""
-
-    rules: Ruleset
-    policies: tuple           # (side A, side B) specs
-    seed: int
-    rounds: np.ndarray        # round indices
-    logs: np.ndarray          # [k, cap] move codes, -1 after the last
-    orders: np.ndarray        # [k, deck] the shuffled deck, physical ids
-    first: np.ndarray         # [k] the seat that started
-
-
-def logged_rounds(rules, policy_a, policy_b=None, round_indices=(0,), seed: int = 0, first: int = 0,
-                  parallel: bool = False, threads: int | None = None) -> Logged:
-    """Play the given rounds of `seed` again, keeping every move.
-
-    The rounds are spread over all cores (``runner.log_rounds``), or one core with
-    ``parallel=False``; both give the same logs.
-    """
-    r = rules if isinstance(rules, Ruleset) else make_rules(rules)
-    a = resolve(policy_a)
-    b = resolve(policy_b if policy_b is not None else policy_a)
-    idx = np.ascontiguousarray(np.asarray(list(round_indices), np.int64))
-    deck = deck_codes(r)
-    k = idx.shape[0]
-    cap = min(LOG_CAP, max_turns(r))
-    logs = np.full((k, cap), -1, np.int64)
-    orders = np.zeros((k, len(deck)), np.int32)
-    errors = np.zeros(k, np.int64)
-    log_rounds(r, a, b, idx, seed, first, logs, orders, errors, threads=threads if parallel else 1)
-    long = np.flatnonzero(errors == 8)           # the log was too short: play those again in full
-    if long.size:
-        full = max_turns(r)
-        wide = np.full((k, full), -1, np.int64)
-        wide[:, :cap] = logs
-        logs = wide
-        for j in long:
-            err = np.zeros(1, np.int64)
-            row_logs = np.full((1, full), -1, np.int64)
-            row_orders = np.zeros((1, len(deck)), np.int32)
-            log_rounds(r, a, b, idx[j:j + 1], seed, first, row_logs, row_orders, err, threads=1)
-            logs[j], orders[j], errors[j] = row_logs[0], row_orders[0], err[0]
-    bad = np.flatnonzero(errors != 0)
-    if bad.size:
-        j = int(bad[0])
-        raise PolicyFailure(f"round {int(idx[j])} (seed {seed}): "
-                            f"{engine.ERRORS.get(int(errors[j]), int(errors[j]))} ({a.spec} vs {b.spec})")
-    firsts = np.full(k, first, np.int64) if first >= 0 else idx % r.players
-    return Logged(r, (a.spec, b.spec), int(seed), idx, logs, orders, firsts)
-
-
-# ---------------------------------------------------------------------------
-# Walking a logged round on the reference engine
-# ---------------------------------------------------------------------------
-
-# fates of a card that entered a hand
-LAID, DISCARDED, STRANDED = 0, 1, 2
-# where a card in a hand came from
-DEALT, FROM_DECK, FROM_PILE = 0, 1, 2
+# the fate of a card that entered a hand, and where it came from
+LAID, DISCARDED, STRANDED, PASSED = 0, 1, 2, 3
+DEALT, FROM_DECK, FROM_PILE, FROM_PARTNER = 0, 1, 2, 3
 
 FACT_COLUMNS = {
-    # one row per expedition opened (2 players: side = seat)
-    "expeditions": ("round", "seat", "suit", "open_turn", "deck_at_open", "held_at_open",
-                    "opened_with_investment", "invest_held", "investments", "cards", "numbers_sum",
-                    "score"),
-    # one row per card laid on an expedition
-    "cards": ("round", "seat", "suit", "k", "value", "investment", "points", "turn"),
-    # one row per discard
-    "discards": ("round", "seat", "suit", "value", "investment", "turn", "deck", "own_dead",
-                 "opp_dead", "opp_started", "opp_investments", "taken_by_opp", "taken_by_self",
+    "expeditions": ("round", "seat", "side", "suit", "open_turn", "deck_at_open", "held_at_open",
+                    "opened_with_investment", "invest_held", "investments", "cards", "numbers_sum", "score"),
+    "cards": ("round", "seat", "side", "suit", "k", "value", "investment", "points", "turn"),
+    "discards": ("round", "seat", "side", "suit", "value", "investment", "turn", "deck", "own_dead",
+                 "opp_dead", "opp_started", "opp_investments", "taken_by_opp", "taken_by_own",
                  "laid_by_opp", "opp_points"),
-    # one row per card that entered a hand (dealt, or drawn)
-    "entries": ("round", "seat", "suit", "value", "investment", "source", "turn", "deck", "fate"),
-    # one row per seat and round
-    "seats": ("round", "seat", "plays", "discards", "deck_draws", "pile_draws", "score",
-              "opp_score", "stranded_points", "stranded_cards", "hand_points"),
-    # one row per seat and suit (SPEC: held/reached at the deal; the side's expedition at the end)
-    "seat_suits": ("round", "seat", "suit", "held_count", "held_sum", "reached_count", "reached_sum",
-                   "exp_cards", "exp_investments", "exp_score", "exp_numbers_sum"),
-    # one row per round
-    "rounds": ("round", "first", "turns", "ended_by", "pile_draws", "score0", "score1"),
+    "entries": ("round", "seat", "side", "suit", "value", "investment", "source", "turn", "deck", "fate"),
+    "hands": ("round", "seat", "side", "stranded_points", "stranded_cards", "hand_points"),
 }
 
 
-class _Facts:
+@dataclass
+class Walked:
+    """The facts of some rounds, and their per-round statistics in the batch arrays' layout."""
+
+    facts: dict              # name -> DataFrame (FACT_COLUMNS)
+    rounds: np.ndarray       # [k] round indices
+    round_info: np.ndarray   # [k, 5]: first, turns, ended_by code, score side A, score side B
+    seats: np.ndarray        # [k, players, 5]
+    seat_suits: np.ndarray   # [k, players, suits, 4]
+    side_suits: np.ndarray   # [k, sides, suits, 3]
+
+
+class _Columns:
+    """Column lists per fact table, turned into DataFrames at the end."""
+
     def __init__(self):
         self.cols = {t: {c: [] for c in cs} for t, cs in FACT_COLUMNS.items()}
 
-    def add(self, table: str, **row):
+    def add(self, table: str, **row) -> int:
         cols = self.cols[table]
         for c, v in row.items():
             cols[c].append(v)
+        return len(cols["round"]) - 1
 
-    def n(self, table: str) -> int:
-        return len(self.cols[table]["round"])
+    def set(self, table: str, row: int, **values):
+        for c, v in values.items():
+            self.cols[table][c][row] = v
 
     def frames(self) -> dict:
-        import pandas as pd
-        return {t: pd.DataFrame({c: np.asarray(v) for c, v in cols.items()}) for t, cols in self.cols.items()}
+        return {t: pd.DataFrame({c: np.asarray(v) for c, v in cols.items()}, columns=list(cols))
+                for t, cols in self.cols.items()}
 
 
-def _score(total, inv, cards, rules) -> int:
-    if cards == 0:
-        return 0
-    s = (total - rules.cost) * (inv + 1)
-    if cards >= rules.bonus_cards:
-        s += rules.bonus_points
-    return s
+def walk(records, round_indices=None) -> Walked:
+    """Replay records (dicts or JSON text, SPEC §5) and collect their per-turn facts.
 
-
-def walk(logged: Logged) -> dict:
-    """Replay every logged round on the reference engine and collect the per-turn facts.
-
-    Returns a dict of DataFrames named as in ``FACT_COLUMNS`` (2 players only).
-    Every move goes through ``reference.Round.apply``, so an illegal log would raise.
+    ``round_indices`` names the rounds (default 0, 1, ...).  Every turn goes through
+    ``reference.Round.apply``, so an illegal record raises.
     """
-    r = logged.rules
-    if r.players != 2:
-        raise ValueError("the per-turn facts are defined for 2 players")
-    facts = _Facts()
-    for j in range(logged.rounds.shape[0]):
-        _walk_one(r, int(logged.rounds[j]), logged.orders[j], logged.logs[j], int(logged.first[j]), facts)
-    return facts.frames()
+    records = list(records)
+    idx = np.arange(len(records)) if round_indices is None else np.asarray(list(round_indices), np.int64)
+    if idx.shape[0] != len(records):
+        raise ValueError(f"{len(records)} records but {idx.shape[0]} round indices")
+    F = _Columns()
+    stats = []
+    for ri, rec in zip(idx, records):
+        stats.append(_walk_one(int(ri), rec, F))
+    if not stats:
+        z = np.zeros((0, 0), np.int64)
+        return Walked(F.frames(), idx, np.zeros((0, 5), np.int64), z, z, z)
+    info = [[s["first"], s["turns"], Ending(s["ended_by"]).code, *s["scores"], *([0] * (2 - len(s["scores"])))]
+            for s in stats]
+    return Walked(F.frames(), idx, np.array(info, np.int64),
+                  np.stack([s["seats"] for s in stats]), np.stack([s["seat_suits"] for s in stats]),
+                  np.stack([s["side_suits"] for s in stats]))
 
 
-def _walk_one(r: Ruleset, ri: int, order, log, first: int, F: _Facts):
-    h = r.hand_size
-    suits = r.suits
-    order = [int(p) for p in order]
-    rnd = Round(r, [order[0:h], order[h:2 * h]], order[2 * h:], first, round_index=ri)
-    codes = rnd.codes
-    top = [[0] * suits for _ in range(2)]       # highest number laid (face value), per side and suit
-    tot = [[0] * suits for _ in range(2)]
-    inv = [[0] * suits for _ in range(2)]
-    cnt = [[0] * suits for _ in range(2)]
-    exp_row = [[-1] * suits for _ in range(2)]  # row of the expedition in F's "expeditions"
-    entry = {}                                  # pid -> row in "entries" while in a hand
-    on_pile = {}                                # pid -> row in "discards" while on a pile
-    taken = {}                                  # pid -> (row in "discards", taker) while the taker holds it
-    laid_rows = []                              # (discard row, taker side, suit, value)
-    deck0 = rnd.deck_size
-    for seat in range(2):
-        for pid in rnd.hands[seat]:
-            c = codes[pid]
-            entry[pid] = F.n("entries")
-            F.add("entries", round=ri, seat=seat, suit=c // SLOTS, value=_val(c), investment=c % SLOTS < 3,
-                  source=DEALT, turn=0, deck=deck0, fate=STRANDED)
-    E = F.cols["entries"]["fate"]
-    D = F.cols["discards"]
-    t = 0
-    for m in log:
-        m = int(m)
-        if m < 0:
-            break
-        if m & PASS_FLAG:
-            raise ValueError("a pass in a 2-player log")
+def _lay_allowed(expedition, code) -> bool:
+    """May `code` still go on this expedition (codes in the order laid)?"""
+    nums = [value_of(c) for c in expedition if not is_investment(c)]
+    if is_investment(code):
+        return not nums
+    return not nums or value_of(code) > max(nums)
+
+
+def _walk_one(ri: int, rec, F: _Columns) -> dict:
+    R = read_record(rec)
+    r = R.deal.rules
+    rnd = R.deal.round()
+    players, suits = r.players, r.suits
+    side_of = (lambda seat: seat % 2) if players > 1 else (lambda seat: 0)
+    held = {}               # seat -> {code: [entry rows]} for the cards now in that hand
+    exp_row = {}            # (side, suit) -> row in "expeditions"
+    piles = [[] for _ in range(suits)]     # discard rows, bottom first, beside the real piles
+    holding = {}            # (seat, code) -> [discard rows] taken off a pile and still held
+    laid_rows = []          # (discard row, side, suit, value): discards the other side laid
+
+    def enter(seat, code, source, turn, deck):
+        row = F.add("entries", round=ri, seat=seat, side=side_of(seat), suit=suit_of(code), value=value_of(code),
+                    investment=is_investment(code), source=source, turn=turn, deck=deck, fate=STRANDED)
+        held.setdefault(seat, {}).setdefault(code, []).append(row)
+
+    def leave(seat, code, fate):
+        F.set("entries", held[seat][code].pop(0), fate=fate)
+
+    for seat in range(players):
+        for code in rnd.hand(seat):
+            enter(seat, code, DEALT, 0, rnd.deck_size)
+    for t, turn in enumerate(R.turns):
+        move = move_of_turn(turn, r)
         seat = rnd.seat
-        me, op = seat, 1 - seat
-        card = m & 255
-        to_discard = (m >> 8) & 1
-        d = (m >> 9) & 7
-        suit, slot = card // SLOTS, card % SLOTS
-        value = slot - 1 if slot >= 3 else 0
-        hand = rnd.hands[seat]
-        pid = next(p for p in hand if codes[p] == card)      # the lowest physical id of that code
+        side = side_of(seat)
+        if isinstance(move, Pass):
+            partner = (seat + 2) % 4
+            for code in move.cards:
+                leave(seat, code, PASSED)
+                enter(partner, code, FROM_PARTNER, t + 1, rnd.deck_size)
+                for row in holding.pop((seat, code), []):
+                    holding.setdefault((partner, code), []).append(row)
+            rnd.apply(move)
+            continue
+        code, s = move.card, suit_of(move.card)
+        hand = rnd.hand(seat)
         deck_before = rnd.deck_size
-        if to_discard:
-            row = F.n("discards")
-            F.add("discards", round=ri, seat=seat, suit=suit, value=value, investment=slot < 3, turn=t,
-                  deck=deck_before,
-                  own_dead=(top[me][suit] >= value) if slot >= 3 else top[me][suit] > 0,
-                  opp_dead=(top[op][suit] >= value) if slot >= 3 else top[op][suit] > 0,
-                  opp_started=cnt[op][suit] > 0, opp_investments=inv[op][suit],
-                  taken_by_opp=False, taken_by_self=False, laid_by_opp=False, opp_points=0)
-            on_pile[pid] = row
-            E[entry.pop(pid)] = DISCARDED
-            taken.pop(pid, None)
+        taken = holding.get((seat, code))
+        taken_row = taken.pop(0) if taken else None
+        if move.to == "discard":
+            opp = 1 - side
+            row = F.add("discards", round=ri, seat=seat, side=side, suit=s, value=value_of(code),
+                        investment=is_investment(code), turn=t, deck=deck_before,
+                        own_dead=not _lay_allowed(rnd.expedition(side, s), code),
+                        opp_dead=players > 1 and not _lay_allowed(rnd.expedition(opp, s), code),
+                        opp_started=players > 1 and len(rnd.expedition(opp, s)) > 0,
+                        opp_investments=sum(map(is_investment, rnd.expedition(opp, s))) if players > 1 else 0,
+                        taken_by_opp=False, taken_by_own=False, laid_by_opp=False, opp_points=0)
+            if players > 1:
+                piles[s].append(row)
+            leave(seat, code, DISCARDED)
         else:
-            before = _score(tot[me][suit], inv[me][suit], cnt[me][suit], r)
-            if cnt[me][suit] == 0:
-                held = sum(_val(codes[p]) for p in hand if codes[p] // SLOTS == suit)
-                exp_row[me][suit] = F.n("expeditions")
-                F.add("expeditions", round=ri, seat=seat, suit=suit, open_turn=t, deck_at_open=deck_before,
-                      held_at_open=held, opened_with_investment=slot < 3, invest_held=-1, investments=0,
-                      cards=0, numbers_sum=0, score=0)
-            if slot < 3 and inv[me][suit] == 0:
-                held = sum(_val(codes[p]) for p in hand if codes[p] // SLOTS == suit)
-                F.cols["expeditions"]["invest_held"][exp_row[me][suit]] = held
-            cnt[me][suit] += 1
-            if slot < 3:
-                inv[me][suit] += 1
-            else:
-                tot[me][suit] += value
-                top[me][suit] = value
-            after = _score(tot[me][suit], inv[me][suit], cnt[me][suit], r)
-            F.add("cards", round=ri, seat=seat, suit=suit, k=cnt[me][suit], value=value, investment=slot < 3,
-                  points=after - before, turn=t)
-            E[entry.pop(pid)] = LAID
-            got = taken.pop(pid, None)
-            if got is not None and got[1] != seat_of_discard(D, got[0]):
-                laid_rows.append((got[0], me, suit, value))
-        new = None
-        if d == 0:
-            new = rnd.deck[len(rnd.deck) - rnd.deck_size]
-            source = FROM_DECK
-        else:
-            pile = rnd.discard_piles[d - 1]
-            new = pile[-1]
-            source = FROM_PILE
-        rnd.apply(Play(card, "discard" if to_discard else "expedition", "deck" if d == 0 else d - 1))
+            exp = rnd.expedition(side, s)
+            before = score_expedition(exp, r)
+            numbers_in_hand = sum(value_of(c) for c in hand if suit_of(c) == s and not is_investment(c))
+            if not exp:
+                exp_row[side, s] = F.add(
+                    "expeditions", round=ri, seat=seat, side=side, suit=s, open_turn=t, deck_at_open=deck_before,
+                    held_at_open=numbers_in_hand, opened_with_investment=is_investment(code), invest_held=-1,
+                    investments=0, cards=0, numbers_sum=0, score=0)
+            if is_investment(code) and not any(map(is_investment, exp)):
+                F.set("expeditions", exp_row[side, s], invest_held=numbers_in_hand)
+            after = score_expedition((*exp, code), r)
+            F.add("cards", round=ri, seat=seat, side=side, suit=s, k=len(exp) + 1, value=value_of(code),
+                  investment=is_investment(code), points=after - before, turn=t)
+            leave(seat, code, LAID)
+            if taken_row is not None and F.cols["discards"]["side"][taken_row] != side:
+                laid_rows.append((taken_row, side, s, value_of(code)))
+        # the draw: the deck's top, a discard pile's top, or nothing (solitaire, deck out)
+        new, source = None, None
+        if move.draw == "deck" or (move.draw is None and rnd.deck_size > 0):
+            new, source = rnd.deck_cards()[0], FROM_DECK
+        elif move.draw is not None:
+            new, source = rnd.discard_pile(move.draw)[-1], FROM_PILE
+        rnd.apply(move)
         if source == FROM_PILE:
-            row = on_pile.pop(new)
-            if D["seat"][row] == seat:
-                D["taken_by_self"][row] = True
-            else:
-                D["taken_by_opp"][row] = True
-            taken[new] = (row, seat)
-        c = codes[new]
-        entry[new] = F.n("entries")
-        F.add("entries", round=ri, seat=seat, suit=c // SLOTS, value=_val(c), investment=c % SLOTS < 3,
-              source=source, turn=t + 1, deck=rnd.deck_size, fate=STRANDED)
-        t += 1
+            drow = piles[move.draw].pop()
+            who = "taken_by_own" if F.cols["discards"]["side"][drow] == side else "taken_by_opp"
+            F.set("discards", drow, **{who: True})
+            holding.setdefault((seat, new), []).append(drow)
+        if new is not None:
+            enter(seat, new, source, t + 1, rnd.deck_size)
     if not rnd.ended:
-        raise ValueError(f"round {ri}: the log stops before the end of the round")
-    # the end: fill what is known only now
-    X = F.cols["expeditions"]
-    for side in range(2):
-        for suit in range(suits):
-            row = exp_row[side][suit]
-            if row >= 0:
-                X["investments"][row] = inv[side][suit]
-                X["cards"][row] = cnt[side][suit]
-                X["numbers_sum"][row] = tot[side][suit]
-                X["score"][row] = _score(tot[side][suit], inv[side][suit], cnt[side][suit], r)
-    for row, side, suit, value in laid_rows:
-        D["laid_by_opp"][row] = True
-        D["opp_points"][row] = value * (inv[side][suit] + 1)
-    st = rnd.stats()
-    scores = st["scores"]
-    for seat in range(2):
-        stranded = 0
-        n_str = 0
-        hp = 0
-        for p in rnd.hands[seat]:
-            c = codes[p]
-            v = _val(c)
-            hp += v
-            s = c // SLOTS
-            if v and cnt[seat][s] > 0 and v > top[seat][s]:
-                stranded += v
-                n_str += 1
-        ss = st["seats"][seat]
-        F.add("seats", round=ri, seat=seat, plays=int(ss[0]), discards=int(ss[1]), deck_draws=int(ss[2]),
-              pile_draws=int(ss[3]), score=scores[seat], opp_score=scores[1 - seat],
-              stranded_points=stranded, stranded_cards=n_str, hand_points=hp)
-        for suit in range(suits):
-            hs = st["seat_suits"][seat, suit]
-            xs = st["side_suits"][seat, suit]
-            F.add("seat_suits", round=ri, seat=seat, suit=suit, held_count=int(hs[0]), held_sum=int(hs[1]),
-                  reached_count=int(hs[2]), reached_sum=int(hs[3]), exp_cards=int(xs[0]),
-                  exp_investments=int(xs[1]), exp_score=int(xs[2]), exp_numbers_sum=tot[seat][suit])
-    F.add("rounds", round=ri, first=first, turns=st["turns"], ended_by=st["ended_by"],
-          pile_draws=int(st["seats"][:, 3].sum()), score0=scores[0], score1=scores[1])
-
-
-def seat_of_discard(D, row) -> int:
-    return D["seat"][row]
-
-
-def _val(code: int) -> int:
-    slot = code % SLOTS
-    return slot - 1 if slot >= 3 else 0
-
-
-# ---------------------------------------------------------------------------
-# A bot that follows the rule sheet's investment tip to the letter
-# ---------------------------------------------------------------------------
-
-from lostcards.engine.core import TO_EXPEDITION  # noqa: E402
-from lostcards.engine.observation import NSUITS, O_EXP_SUM, O_HAND, O_HAND_LEN, O_RULES, O_SIDE  # noqa: E402
-from lostcards.policies import Policy  # noqa: E402
-from lostcards.policies.expert import EXPERT, expert_policy  # noqa: E402
-from lostcards.rules.ruleset import P_COST  # noqa: E402
-
-# Not cached on disk (on purpose): these call `expert_policy`, and numba's cache of a caller keeps
-# the callee's code from the day it was compiled, whatever later changes to expert.py.
-
-@njit
-def _unjustified_investment(obs, move):
-    """The suit of an investment play whose numbers in hand (plus those laid) do not pay the cost, else -1."""
-    if move & PASS_FLAG:
-        return -1
-    card = move & 255
-    if (move >> 8) & 1 != TO_EXPEDITION or card % SLOTS >= 3:
-        return -1
-    s = card // SLOTS
-    held = 0
-    last = -1
-    for i in range(obs[O_HAND_LEN]):
-        c = obs[O_HAND + i]
-        if c // SLOTS == s and c % SLOTS >= 3 and c != last:
-            held += c % SLOTS - 1
-            last = c
-    if held + obs[O_EXP_SUM + obs[O_SIDE] * NSUITS + s] >= obs[O_RULES + P_COST]:
-        return -1
-    return s
-
-
-@njit
-def tip_invest_policy(obs, params, rng):
-    """`expert`, except that it lays an investment only when the numbers of that suit already in its
-    hand (plus those already laid) pay the cost, as the rule sheet's tip says.  When expert wants
-    to lay one without them, that suit's investments are hidden from it for this turn and it picks
-    its best other move (again, until the move is allowed)."""
-    move = expert_policy(obs, params, rng)
-    s = _unjustified_investment(obs, move)
-    if s < 0:
-        return move
-    o2 = obs.copy()
-    while s >= 0:
-        k = 0
-        for i in range(o2[O_HAND_LEN]):
-            c = o2[O_HAND + i]
-            if c // SLOTS == s and c % SLOTS < 3:
-                continue
-            o2[O_HAND + k] = c
-            k += 1
-        if k == 0:
-            return move              # only those investments left: nothing else to play
-        o2[O_HAND_LEN] = k
-        move = expert_policy(o2, params, rng)
-        s = _unjustified_investment(o2, move)
-    return move
-
-
-TIP_INVEST = Policy(
-    "expert+tip-invest", tip_invest_policy, parameters=dict(EXPERT.parameters),
-    doc="expert that lays an investment only when the numbers of its suit already in hand pay the cost")
+        raise ValueError(f"round {ri}: the record stops before the end of the round")
+    # what is known only at the end
+    for (side, s), row in exp_row.items():
+        e = rnd.expedition(side, s)
+        F.set("expeditions", row, investments=sum(map(is_investment, e)), cards=len(e),
+              numbers_sum=sum(map(value_of, e)), score=score_expedition(e, r))
+    for row, side, s, value in laid_rows:
+        F.set("discards", row, laid_by_opp=True,
+              opp_points=value * (sum(map(is_investment, rnd.expedition(side, s))) + 1))
+    for seat in range(players):
+        side = side_of(seat)
+        hand = rnd.hand(seat)
+        live = [c for c in hand if not is_investment(c) and rnd.expedition(side, suit_of(c))
+                and _lay_allowed(rnd.expedition(side, suit_of(c)), c)]
+        F.add("hands", round=ri, seat=seat, side=side, stranded_points=sum(map(value_of, live)),
+              stranded_cards=len(live), hand_points=sum(map(value_of, hand)))
+    return rnd.stats()
