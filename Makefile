@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 YARDSTICK ?= ../shared/yardstick
 RULE_TWEAKS_ARGS ?= --depth-deals 100
 
-.PHONY: install test test-slow bench report clean
+.PHONY: install lint test test-slow bench report clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,9 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 install: $(STAMP)  ## create .venv and install lostcards with its test and dask extras
+
+lint: $(STAMP)  ## ruff: lint and import order (config in pyproject.toml)
+	$(PY) -m ruff check lostcards tests experiments examples
 
 test: $(STAMP)  ## the fast suite (slow simulations are marked and left out)
 	$(PY) -m pytest -q -n 2
@@ -30,7 +33,7 @@ report: $(STAMP)  ## the main job: simulate the default batch and write reports/
 		--seed 1 --out runs/report-smoke --records 200
 	$(PY) -m lostcards replay --json runs/report-smoke/records.jsonl > runs/report-smoke/replay.jsonl
 	$(PY) -m lostcards claims --out reports
-	$(PY) experiments/rule_tweaks.py --out reports $(RULE_TWEAKS_ARGS)  # rule tweaks: the skill trace is most of it (RULE_TWEAKS_ARGS="--depth-deals 0" skips it)
+	$(PY) -m lostcards rule-tweaks --out reports $(RULE_TWEAKS_ARGS)  # the skill trace is most of it (RULE_TWEAKS_ARGS="--depth-deals 0" skips it)
 
 clean:
 	rm -rf $(VENV) .pytest_cache runs

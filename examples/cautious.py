@@ -9,12 +9,11 @@ out before writing it in numba.  Neither needs any change to lostcards.
 """
 from numba import njit
 
-from lostcards.cards import SLOTS
-from lostcards.engine import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
-from lostcards.observation import (O_HAND, O_HAND_LEN, O_RULES, O_SIDE, exp_count,
-                                   expedition_allows)
-from lostcards.reference import Play
-from lostcards.ruleset import P_PLAYERS
+from lostcards.engine.core import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
+from lostcards.engine.observation import O_HAND, O_HAND_LEN, O_RULES, O_SIDE, exp_count, expedition_allows
+from lostcards.reference.moves import Play
+from lostcards.rules.cards import SLOTS
+from lostcards.rules.ruleset import P_PLAYERS
 
 
 @njit(cache=True)

@@ -1,8 +1,12 @@
 """depth-bonus: six cards pay 20; reachable in anything you commit to; depth is the thing to play for."""
 import numpy as np
 
-from lostcards.claims import (index, BOTS, Claim, Result, Row, at_least, color, est_cluster_mean, est_mean, fmt_est,
-                              interval_bars, new_figure, says)
+from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, at_least, described, gains
+from lostcards.analysis.claims.measures import event_mean, event_share
+from lostcards.analysis.claims.plots import color, new_figure, rows_panel
+from lostcards.analysis.claims.words import across, by_verdict, row_text, value
+
+PAIRED = ("2p", "4p-team", "1p", "lc")
 
 CLAIM = Claim(
     id="depth-bonus",
@@ -12,97 +16,95 @@ CLAIM = Claim(
          "after the multiplier, so it's the same 20 whether the expedition is doubled or not. It's reachable "
          "in anything you commit to, which makes depth the thing to play for: a sixth card is worth its own "
          "value plus twenty."),
-    measured=("Over the expeditions each bot opened in 2-player self-play (search: against expert): the share "
-              "that reach 6 cards (the bonus) and the distribution of their lengths. Expert against "
-              "`expert:bonus=off` (the same bot, blind to the bonus in its plans) on duplicate deals: the "
-              "margin in points per round. The points the 6th card adds when laid (its value times the "
-              "multiplier, plus 20)."),
-    tolerance=("\"Reachable in anything you commit to\": at least half of opened expeditions reach 6 cards "
-               "(one-sided, no slack). \"Depth is the thing to play for\": expert beats its bonus-blind self "
-               "(margin interval above 0)."),
-    not_run="greedy and search: no switch that hides the bonus, so the margin is measured for expert only.",
-    primary=("bonus_share", "margin_vs_bonus_blind"),
+    measured=("\"Depth is the thing to play for\", tested by doing without it: expert against "
+              "`expert:bonus=off` (the same bot, blind to the bonus) on duplicate deals, in every table; and "
+              "\"in anything you commit to\": expert against `expert:bonus_from=1` (it plays for the bonus only "
+              "in expeditions it has invested in). Over the expeditions each side opened: the share that reach "
+              "the bonus (6 cards; 8 under lost-cities), also by investments laid. For context: what the card "
+              "that reaches the bonus adds, against its face value (by the rules it adds its value times the "
+              "multiplier, plus the bonus)."),
+    statements={"depth": "depth is the thing to play for", "reach": "the bonus is reachable in anything you commit to",
+                "any": "play for it in any expedition, invested or not"},
+    measures=(
+        Measure("margin_bonus", "expert against its bonus-blind self", gains(1.0), "points a round", tables=PAIRED,
+                bots=("expert",), pair=("", "bonus=off"), statement="depth",
+                controls=(Control(FAILS, overrides=(("bonus_points", 0),)), Control(HOLDS, overrides=(("bonus_points", 60),)))),
+        Measure("margin_bonus_uninvested", "expert against playing for the bonus only when invested", gains(1.0),
+                "points a round", tables=PAIRED, bots=("expert",), pair=("", "bonus_from=1"), statement="any",
+                controls=(Control(HOLDS, overrides=(("bonus_cards", 4),)), Control(FAILS, overrides=(("bonus_points", 0),)))),
+        Measure("bonus_share", "opened expeditions reaching the bonus", at_least(0.5, 0.05), "share",
+                tables=PAIRED, statement="reach", controls=(Control(HOLDS, overrides=(("bonus_cards", 3),)), Control(FAILS, policy="random"))),
+        *(Measure(f"bonus_share_inv{k}", f"opened expeditions with {k} investments reaching the bonus", described(),
+                  "share", decides=False, context=("2p", "lc")) for k in range(4)),
+        Measure("bonus_card_points", "points the card that reaches the bonus adds", described(), "points",
+                decides=False, context=("2p",)),
+        Measure("bonus_card_value", "face value of the card that reaches the bonus", described(), "points",
+                decides=False, context=("2p",)),
+    ),
+    not_run="search and the casual bots: no bonus switches, so the paired rows are expert's.",
 )
 
 
-def measure(ctx):
-    rows = []
-    lengths = {}
-    sixth = {}
-    for p in BOTS:
-        spec = ctx.spec(p)
-        ss = ctx.seat_tables(p)["seat_suits"]
-        op = ss[ss.exp_cards > 0]
-        e = est_cluster_mean((op.exp_cards >= 6).astype(float), op.cluster)
-        rows.append(Row("bonus_share", spec, e, at_least(0.5, text="at least half"), "share",
-                        label="opened expeditions reaching 6 cards"))
-        lengths[spec] = (op.exp_cards.to_numpy(), e)
-        c = ctx.facts(p)["cards"]
-        c6 = c[c.k == 6]
-        sixth[spec] = (est_cluster_mean(c6.points, c6["round"]), est_cluster_mean(c6.value, c6["round"]))
-    d = ctx.pair("expert", "expert:bonus=off")
-    m = est_mean(d.margin)
-    rows.append(Row("margin_vs_bonus_blind", "expert", m, at_least(0, text="above 0"), "points per round",
-                    label="margin against expert:bonus=off"))
+def measure(s):
+    ss = s.table("seat_suits")
+    op = ss[(ss.exp_cards > 0) & (ss.seat == ss.side)]       # one row per side's opened expedition
+    bc = s.rules.bonus_cards
+    out = {"bonus_share": event_share(op, op.exp_cards >= bc)}
+    for k in range(4):
+        t = op[op.exp_investments == k]
+        out[f"bonus_share_inv{k}"] = event_share(t, t.exp_cards >= bc)
+    if s.players == 2:
+        c = s.facts("cards")
+        c = c[c.k == bc]
+        out.update(bonus_card_points=event_mean(c, "points"), bonus_card_value=event_mean(c, "value"))
+    return out
 
-    fig, ax = new_figure(3, 1, width=5.4, height=4.4, ratios=(1.2, 1.0, 0.8), title="The 6-card bonus: how often it is reached, "
-                                                             "and what playing for it is worth")
-    a = ax[0, 0]
-    specs = list(lengths)
-    w = 0.8 / len(specs)
-    ks = np.arange(1, 11)
-    for i, spec in enumerate(specs):
-        x = lengths[spec][0]
-        share = np.array([(np.minimum(x, 10) == k).mean() for k in ks])
-        a.bar(ks + (i - (len(specs) - 1) / 2) * w, 100 * share, w, color=color(spec), label=spec)
-    a.axvline(5.5, color="#d55e00", ls="--", lw=1.6, label="bonus from 6 cards")
-    a.set_xticks(ks, [str(k) for k in ks[:-1]] + ["10+"])
-    a.set_xlabel("cards in the expedition at the end (investments included)")
-    a.set_ylabel("% of opened expeditions")
-    a.set_title("Expedition lengths")
-    a.legend(fontsize=8)
-    a = ax[0, 1]
-    bs = [lengths[s][1] for s in specs]
-    from lostcards.claims import Est
-    pct = [Est(100 * e.estimate, 100 * e.ci_low, 100 * e.ci_high, e.n) for e in bs]
-    interval_bars(a, specs, pct, [color(s) for s in specs], ref=50, ref_label="the tip: reachable (≥ 50%)",
-                  unit="% of opened expeditions with 6+ cards (95% interval)")
-    a.set_title("Share reaching the bonus")
-    a.legend(fontsize=8, loc="lower right")
+
+def figure(res):
+    fig, ax = new_figure(3, 1, width=5.0, height=4.4, title="The bonus: playing for depth, and how often it is reached")
+    rows_panel(ax[0, 0], [r for r in res.rows if r.measure.name in ("margin_bonus", "margin_bonus_uninvested")],
+               "paired margins (expert)", "points a round", ref=0, ref_label="no difference")
+    rows_panel(ax[0, 1], [r for r in res.rows if r.measure.name == "bonus_share"], "share reaching the bonus",
+               "% of opened expeditions", ref=50, ref_label="the tip: reachable (half)", scale=100)
     a = ax[0, 2]
-    interval_bars(a, ["expert − expert:bonus=off"], [m], [color("expert")], ref=0, ref_label="no difference",
-                  unit="margin, points per round (mean, 95% interval)")
-    a.set_title("Playing for the bonus (duplicate deals)")
+    for i, bot in enumerate(("random", "greedy", "expert", "search")):
+        rs = [res.get(f"bonus_share_inv{k}", bot) for k in range(4)]
+        xs = [k for k, r in enumerate(rs) if r is not None]
+        if xs:
+            a.bar(np.array(xs) + (i - 1.5) * 0.2, [100 * rs[k].est.estimate for k in xs], 0.2, color=color(bot),
+                  label=bot)
+    a.set_xticks(range(4))
+    a.set_xlabel("investments laid")
+    a.set_ylabel("% reaching the bonus (2 players)")
+    a.set_title("By commitment")
     a.legend(fontsize=8)
     fig.tight_layout()
+    return fig
 
-    by = index(rows)
-    ex = by["expert/bonus_share"]
-    sr = by.get(f"{ctx.search_spec}/bonus_share")
-    gr = by["greedy/bonus_share"].est
-    six = sixth["expert"]
-    reached = ex.est.ci_low >= 0.5
-    xl = lengths["expert"][0]
-    mid = 100 * ((xl >= 3) & (xl <= 5)).mean()
-    summary = (says(m, f"Playing for depth pays ({m.estimate:+.1f} points a round for expert)",
-                    f"Playing for depth does not pay ({m.estimate:+.1f} points a round for expert)",
-                    f"Playing for depth makes no clear difference ({fmt_est(m)})")
-               + (f", and most committed expeditions reach six cards ({100 * ex.est.estimate:.0f}%)."
-                  if reached else
-                  f", but the bonus is reached in only {100 * ex.est.estimate:.0f}% of the expeditions expert opens"
-                  + (f" ({100 * sr.est.estimate:.0f}% for search)." if sr else ".")))
-    reading = (
-        f"{summary} \"Reachable in anything you commit to\" "
-        f"{'is fair' if reached else 'overstates it'}: six cards are possible in any suit, but with 18-20 plays "
-        f"a round spread over two to four expeditions {mid:.0f}% of expert's stop at three to five cards (left "
-        f"panel; greedy "
-        f"reaches the bonus in {100 * gr.estimate:.0f}% of its expeditions). When a sixth card does go down it "
-        f"adds {six[0].estimate:.1f} points on average for expert, its face value ({six[1].estimate:.1f} on "
-        f"average, times the multiplier) plus the 20, just as the tip says. Expert that plans for the bonus "
-        f"beats the same bot blind to it by {fmt_est(m)} points a round on the same deals: a modest but real "
-        f"edge. Advise readers to go deep in the one or two suits they fund rather than spread thin, and to "
-        f"count investments toward the six, but not to expect the bonus in every expedition.")
-    details = ("| policy | 6th cards laid | points the 6th card adds | its face value |\n|---|---|---|---|\n" +
-               "\n".join(f"| {s} | {v[0].n:,} | {fmt_est(v[0]) if v[0].n > 1 else '–'} | "
-                         f"{fmt_est(v[1]) if v[1].n > 1 else '–'} |" for s, v in sixth.items()))
-    return Result(rows, fig, reading, details, summary=summary)
+
+def reading(res):
+    return (f"Playing for the bonus pays expert {across(res, 'margin_bonus')}; playing for it in uninvested "
+            f"expeditions too is worth {row_text(res.get('margin_bonus_uninvested'))}. But the bonus is reached in "
+            f"{value(res.get('bonus_share'))} of expert's opened expeditions ({value(res.get('bonus_share', 'search'))} "
+            f"for search), {value(res.get('bonus_share_inv0'))} of those without an investment and "
+            f"{value(res.get('bonus_share_inv2'))} of those with two. The card that reaches it adds "
+            f"{value(res.get('bonus_card_points'))} points on average against a face value of "
+            f"{value(res.get('bonus_card_value'))}: most expeditions that get there are invested, so the card's "
+            "own value is multiplied before the bonus is added.")
+
+
+def tips(res):
+    m, sh = res.get("margin_bonus"), res.get("bonus_share")
+    lc = res.get("margin_bonus", table="lc")
+    return [by_verdict(m, f"Depth pays: playing for the bonus is worth {value(m)} points a round to a strong bot "
+                          "with two players",
+                       f"Playing for the bonus is worth only {value(m)} points a round to a strong bot with two "
+                       "players",
+                       f"Playing for the bonus is worth {row_text(m)} points a round to a strong bot with two players")
+            + f" ({value(lc)} under lost-cities, where it takes more cards).",
+            f"But it is not reachable in anything you commit to: a strong bot reaches it in {value(sh)} of its "
+            f"expeditions ({value(res.get('bonus_share_inv0'))} of those with no investment, "
+            f"{value(res.get('bonus_share_inv2'))} with two)." if sh and sh.verdict == FAILS else
+            f"The bonus is reached in {value(sh)} of a strong bot's expeditions.",
+            f"A sixth card adds its value times the multiplier plus the bonus: {value(res.get('bonus_card_points'))} "
+            f"points on average for a card worth {value(res.get('bonus_card_value'))}."]

@@ -1,8 +1,12 @@
 """discards-feed-opponent: a 9 thrown into an expedition the opponent has started is a 9 handed over."""
-import numpy as np
+from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, at_least, described, gains
+from lostcards.analysis.claims.measures import event_share
+from lostcards.analysis.claims.plots import new_figure, rows_panel
+from lostcards.analysis.claims.words import by_verdict, value
+from lostcards.analysis.stats import cluster_diff, cluster_ratio
 
-from lostcards.claims import (index, BOTS, Claim, Result, Row, at_least, band_plot, est_cluster_diff,
-                              est_cluster_mean, est_ratio, fmt_est, new_figure)
+TABLES = ("2p", "4p-team", "lc")
+CONTROLS = (Control(FAILS, policy="random"), Control(HOLDS))
 
 CLAIM = Claim(
     id="discards-feed-opponent",
@@ -10,123 +14,77 @@ CLAIM = Claim(
     title="Your discards feed your opponent",
     tip=("Your discards are your opponent's draw pile. Their board shows which 20-point bets they have made, "
          "and a 9 thrown into one of those is a 9 handed over."),
-    measured=("Every number card a bot discarded in 2-player rounds (move logs), by its value and by the "
-              "opponent's board when it was thrown: an expedition of that suit the opponent has started and "
-              "can still lay it on, a suit the opponent has not started, or a card the opponent can no longer "
-              "lay. Outcomes: the share the opponent takes off the pile, the share that ends in the "
-              "opponent's expedition, and the points it scores there (face value times that expedition's "
-              "multiplier)."),
-    tolerance=("\"Is a 9 handed over\", read for the high cards (8, 9, 10) thrown into a started expedition "
-               "that can still take them: at least 90% of them end in the opponent's expedition and the "
-               "points handed over come to at least 0.9 of their face value (both: at least 0.8 is roughly). "
-               "\"Their board shows\": such throws feed the opponent more often than the same cards thrown "
-               "into suits the opponent has not started (difference of shares above 0). Intervals cluster "
-               "the discards of a round."),
-    primary=("laid_share_high_into_started", "points_per_face_value_high_into_started"),
+    measured=("Every number a bot discarded (move logs), by the other side's board when it was thrown: into an "
+              "expedition of its suit that side has started and can still lay it on, into a suit it has not "
+              "started, or a card it can no longer lay. \"A 9 handed over\": the points the other side scores "
+              "with the numbers thrown into its started expeditions, per point of their face value (the card's "
+              "value times that expedition's multiplier when laid, 0 otherwise). \"Their board shows\": the "
+              "share of such throws the other side lays, minus the share it lays of those thrown into suits it "
+              "has not started."),
+    statements={"handed": "a card thrown into a started expedition is handed over",
+                "board": "their board shows which throws feed them"},
+    measures=(
+        Measure("handed_per_point", "points handed over per point of face value, thrown into a started expedition",
+                at_least(0.9, 0.1), "", tables=TABLES, statement="handed", controls=CONTROLS),
+        Measure("laid_started_minus_unstarted", "share laid by the other side: started minus not started",
+                gains(0.1, "(a share)", "at least 10 percentage points more often"), "share", tables=TABLES,
+                statement="board", controls=CONTROLS),
+        Measure("laid_started", "share laid by the other side, thrown into a started expedition", described(),
+                "share", decides=False, context=TABLES),
+        Measure("laid_unstarted", "share laid by the other side, thrown into a suit it has not started",
+                described(), "share", decides=False, context=TABLES),
+        Measure("throws_started", "share of the bot's number discards thrown into a started expedition",
+                described(), "share", decides=False, context=TABLES),
+    ),
+    not_run="solitaire: no opponent.",
 )
 
-STATUS = (("started", "opponent started the suit and can lay it"), ("not_started", "opponent has not started it"),
-          ("dead", "opponent can no longer lay it"))
+
+def measure(s):
+    d = s.facts("discards")
+    d = d[~d.investment.to_numpy(bool)]
+    started = d.opp_started.to_numpy(bool) & ~d.opp_dead.to_numpy(bool)
+    unstarted = ~d.opp_started.to_numpy(bool)
+    a, b = d[started], d[unstarted]
+    return {"handed_per_point": cluster_ratio(a.opp_points.to_numpy(float), a.value.to_numpy(float), a.cluster),
+            "laid_started_minus_unstarted": cluster_diff(a.laid_by_opp.to_numpy(float), a.cluster,
+                                                         b.laid_by_opp.to_numpy(float), b.cluster),
+            "laid_started": event_share(a, a.laid_by_opp.to_numpy(bool)),
+            "laid_unstarted": event_share(b, b.laid_by_opp.to_numpy(bool)),
+            "throws_started": event_share(d, started)}
 
 
-def status(d):
-    opp_dead = d.opp_dead.to_numpy(bool)
-    started = d.opp_started.to_numpy(bool)
-    return {"started": started & ~opp_dead, "not_started": ~started, "dead": opp_dead & started}
-
-
-def measure(ctx):
-    rows = []
-    res = {}
-    for p in BOTS:
-        spec = ctx.spec(p)
-        d = ctx.facts(p)["discards"]
-        d = d[~d.investment.astype(bool)]
-        st = status(d)
-        high = d.value.to_numpy() >= 8
-        hs = d[st["started"] & high]
-        hn = d[st["not_started"] & high]
-        rows.append(Row("laid_share_high_into_started", spec,
-                        est_cluster_mean(hs.laid_by_opp.astype(float), hs["round"]),
-                        at_least(0.9, rough=0.8, text="at least 90% (roughly: 80%)"), "share",
-                        label="8-10 thrown into a started suit: share the opponent lays"))
-        rows.append(Row("points_per_face_value_high_into_started", spec,
-                        est_ratio(hs.opp_points, hs.value, hs["round"]),
-                        at_least(0.9, rough=0.8, text="at least 0.9 of face value (roughly: 0.8)"), "",
-                        label="8-10 thrown into a started suit: points handed over / face value"))
-        rows.append(Row("laid_share_started_minus_not_started", spec,
-                        est_cluster_diff(hs.laid_by_opp.astype(float), hs["round"],
-                                         hn.laid_by_opp.astype(float), hn["round"]),
-                        at_least(0, text="above 0"), "share",
-                        label="8-10: share laid by the opponent, started minus not started"))
-        per = {}
-        for key, _lab in STATUS:
-            t = d[st[key]]
-            per[key] = {v: (est_cluster_mean(t[t.value == v].taken_by_opp.astype(float), t[t.value == v]["round"]),
-                            est_cluster_mean(t[t.value == v].opp_points, t[t.value == v]["round"]))
-                        for v in range(2, 11) if (t.value == v).sum() >= 20}
-        res[spec] = (per, hs, hn, d, st)
-
-    specs = list(res)
-    fig, ax = new_figure(len(specs), 2, width=4.2, height=3.6,
-                         title="What the opponent takes and scores from your discards, by card value and by "
-                               "their board")
-    cols = {"started": "#d55e00", "not_started": "#0072b2", "dead": "#999999"}
-    for i, spec in enumerate(specs):
-        per = res[spec][0]
-        for j in range(2):
-            a = ax[j, i]
-            for key, lab in STATUS:
-                vs = sorted(per[key])
-                band_plot(a, np.array(vs, float), [per[key][v][j] for v in vs], cols[key], lab)
-            if j == 1:
-                xs = np.arange(2, 11)
-                a.plot(xs, xs, color="#d55e00", ls="--", lw=1.4, label="the tip: the face value")
-                a.set_ylabel("points scored for the opponent per throw")
-            else:
-                a.set_ylabel("share the opponent takes")
-                a.set_ylim(0, 1)
-            a.set_xlabel("value of the discarded number")
-            a.set_title(f"{spec}: {'taken' if j == 0 else 'points handed over'}", fontsize=10)
-            a.set_xticks(range(2, 11))
-            if i == 0:
-                a.legend(fontsize=7, loc="upper left")
+def figure(res):
+    fig, ax = new_figure(2, 1, width=6.2, height=4.6, title="Your discards feed your opponent")
+    rows_panel(ax[0, 0], [r for r in res.rows if r.measure.name == "handed_per_point"],
+               "points handed over per point of face value", "points", ref=0.9, ref_label="the tip (at least 0.9)")
+    rows_panel(ax[0, 1], [r for r in res.rows if r.measure.name == "laid_started_minus_unstarted"],
+               "laid by the other side: started minus not started", "percentage points", ref=0, scale=100)
     fig.tight_layout()
+    return fig
 
-    by = index(rows)
-    ex = "expert"
-    ls = by.get(ex + "/laid_share_high_into_started")
-    pv = by.get(ex + "/points_per_face_value_high_into_started")
-    df = by.get(ex + "/laid_share_started_minus_not_started")
-    lss = by.get(ctx.search_spec + "/laid_share_high_into_started")
-    shares = {s: 100 * (res[s][4]["started"] & (res[s][3].value.to_numpy() >= 8)).mean() for s in specs}
-    summary = (f"A high number thrown into an expedition the opponent has started ends there "
-               + (f"{100 * ls.est.estimate:.0f}% of the time for expert" if ls else "often")
-               + (f" ({100 * lss.est.estimate:.0f}% for search)" if lss else "")
-               + (f", handing over {pv.est.estimate:.2f} of its face value on average" if pv else "")
-               + (f"; {100 * df.est.estimate:.0f} percentage points more often than into an unstarted suit."
-                  if df else "."))
-    unstarted = est_cluster_mean(res[ex][2].laid_by_opp.astype(float), res[ex][2]["round"])
-    reading = (
-        f"{summary} "
-        + ("The tip's wording is right: a 9 thrown into a started expedition is a 9 handed over. "
-           if ls and ls.verdict == "holds" else
-           "So the tip's direction is right and its wording a little strong: a 9 thrown into a started "
-           "expedition is usually, not always, a 9 handed over (the opponent may have moved past it, be short "
-           "of plays, or prefer the deck). ")
-        + f"The board is what to read: the same high cards thrown into "
-        f"suits the opponent has not opened are laid far less often ({100 * unstarted.estimate:.0f}% for "
-        f"expert's opponent), and cards the opponent can no longer lay never are (grey lines). Expert rarely makes the dangerous throw: {shares[ex]:.1f}% of its number "
-        f"discards are 8-10s into a started suit, against "
-        + ", ".join(f"{shares[s]:.1f}% for {s}" for s in specs if s != ex) + ". "
-        "Advise readers to look at the opponent's expeditions before every discard: a card they can still lay "
-        "on one of their bets is a gift worth most of its face value; a card for a suit they have not opened "
-        "is a far smaller one.")
-    details = ("| policy | 8-10 into a started suit: throws | taken by the opponent | laid by the opponent | "
-               "8-10 into an unstarted suit: laid by the opponent |\n|---|---|---|---|---|\n" +
-               "\n".join(f"| {s} | {len(v[1]):,} | "
-                         f"{fmt_est(est_cluster_mean(v[1].taken_by_opp.astype(float), v[1]['round']), 'share') if len(v[1]) > 1 else '–'} | "
-                         f"{fmt_est(est_cluster_mean(v[1].laid_by_opp.astype(float), v[1]['round']), 'share') if len(v[1]) > 1 else '–'} | "
-                         f"{fmt_est(est_cluster_mean(v[2].laid_by_opp.astype(float), v[2]['round']), 'share') if len(v[2]) > 1 else '–'} |"
-                         for s, v in res.items()))
-    return Result(rows, fig, reading, details, summary=summary)
+
+def reading(res):
+    g = res.get
+    return (f"A number expert throws into an expedition its opponent has started (and can still lay it on) brings "
+            f"the opponent {value(g('handed_per_point'))} points per point of its face value (search "
+            f"{value(g('handed_per_point', 'search'))}; a 4-player team "
+            f"{value(g('handed_per_point', table='4p-team'))}); the opponent lays {value(g('laid_started'))} of "
+            f"them, against {value(g('laid_unstarted'))} of those thrown into suits it has not started. Random "
+            f"play's throws bring {value(g('handed_per_point', 'random'))}, because a random opponent rarely lays "
+            f"them. Expert makes that throw rarely: {value(g('throws_started'))} of its number discards, against "
+            f"{value(g('throws_started', 'random'))} of random's.")
+
+
+def tips(res):
+    h, b = res.get("handed_per_point"), res.get("laid_started_minus_unstarted")
+    return [by_verdict(h, "Your discards are your opponent's draw pile: a number thrown into an expedition they have "
+                          f"started is a number handed over ({value(h)} points for every point of face value, "
+                          "multipliers included).",
+                       f"A number thrown into an expedition the opponent has started brings them {value(h)} points "
+                       "per point of face value, less than the tip says.",
+                       f"A number thrown into a started expedition brings the opponent {value(h)} points per point "
+                       "of face value."),
+            f"Read their board: they lay {value(res.get('laid_started'))} of the throws into their started "
+            f"expeditions, {value(res.get('laid_unstarted'))} of those into suits they have not opened"
+            + by_verdict(b, ".", " (no clear difference).", ".")]

@@ -1,6 +1,12 @@
-"""endgame-count: at the end, play what scores now; count the plays left."""
-from lostcards.claims import (Claim, Result, Row, at_least, color, est_cluster_mean, est_mean, fmt_est,
-                              interval_bars, new_figure, says)
+"""endgame-count: at the end, play what scores now; count the plays left; skip the low cards; the last play."""
+from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
+from lostcards.analysis.claims.measures import event_mean
+from lostcards.analysis.claims.plots import new_figure, rows_panel
+from lostcards.analysis.claims.words import across, by_verdict, change, row_text, value
+
+ALL = ("2p", "4p-team", "1p", "lc")
+SHORT = ("2p", "4p-team", "lc")           # solitaire's plan is never short of plays, and its last play is forced
+TINY = (Control(FAILS, overrides=(("hand_size", 2),)), Control(HOLDS))
 
 CLAIM = Claim(
     id="endgame-count",
@@ -10,77 +16,67 @@ CLAIM = Claim(
          "nothing. Count your plays left (the deck divided by the players), and when you can't lay "
          "everything, skip the low cards and play the high ones. On your last play, take whatever adds "
          "most to the board, even the card you were saving."),
-    measured=("Points left in hand at the end of a 2-player round: the face values of the numbers still in "
-              "hand that could have gone on one of the seat's opened expeditions (move logs). Expert against "
-              "`expert:endgame=off` (the same bot without its count of plays left and its end-of-round "
-              "knapsack) on duplicate deals: the margin in points per round; and, on the same deals in "
-              "self-play, how many more points the version without the count leaves in hand."),
-    tolerance=("One-sided, no slack: counting helps when expert beats its endgame-off self (margin interval "
-               "above 0) and leaves fewer playable points in hand (difference, off minus on, above 0)."),
-    policies=("random", "greedy", "expert", "expert:endgame=off", "search"),
-    not_run="greedy and search: no endgame switch, so the comparison is made for expert only.",
-    primary=("margin_vs_endgame_off", "stranded_points_saved"),
+    measured=("The tip's three rules, each switched off alone in expert's endgame (docs/expert.md, step 1) and "
+              "tested on duplicate deals: `count=off` (the endgame waits for the last play instead of counting "
+              "the plays left), `skip_low=off` (when plays are short the plan lays a suit's numbers from the "
+              "bottom instead of keeping its high ones) and `last_play=off` (the last play is chosen like any "
+              "other). For context: expert without its endgame at all, and the points of numbers left in hand "
+              "at the end that could still have gone on the seat's side's opened expeditions (move logs)."),
+    statements={"count": "count your plays left", "skip": "when you can't lay everything, skip the low cards",
+                "last": "on your last play, take whatever adds most"},
+    measures=(
+        Measure("margin_count", "expert against not counting the plays left", gains(1.0), "points a round",
+                tables=ALL, bots=("expert",), pair=("", "count=off"), statement="count", controls=TINY),
+        Measure("margin_skip_low", "expert against laying from the bottom when plays are short", gains(1.0),
+                "points a round", tables=SHORT, bots=("expert",), pair=("", "skip_low=off"), statement="skip",
+                controls=(Control(HOLDS, overrides=(("hand_size", 10),)), Control(FAILS))),
+        Measure("margin_last_play", "expert against a last play like any other", gains(1.0), "points a round",
+                tables=SHORT, bots=("expert",), pair=("", "last_play=off"), statement="last", controls=TINY),
+        Measure("margin_endgame", "expert against no endgame at all", described(), "points a round", decides=False,
+                context=("2p",), bots=("expert",), pair=("", "endgame=off")),
+        Measure("stranded_points", "playable points left in hand at the end", described(), "points", decides=False,
+                context=("2p", "lc")),
+    ),
+    not_run=("solitaire, for skipping low cards and the last play: its endgame plan is never short of plays "
+             "(the hand is all that is left) and its last play is its last card."),
 )
 
 
-def measure(ctx):
-    rows = []
-    d = ctx.pair("expert", "expert:endgame=off")
-    m = est_mean(d.margin)
-    rows.append(Row("margin_vs_endgame_off", "expert", m, at_least(0, text="above 0"), "points per round",
-                    label="margin against expert:endgame=off"))
-    on = ctx.facts("expert")["seats"].groupby("round").stranded_points.mean()
-    off = ctx.facts("expert:endgame=off")["seats"].groupby("round").stranded_points.mean()
-    common = on.index.intersection(off.index)
-    saved = est_mean((off[common] - on[common]).to_numpy())
-    rows.append(Row("stranded_points_saved", "expert", saved, at_least(0, text="above 0"), "points",
-                    label="playable points left in hand: endgame off minus on (per seat, same deals)"))
-    stranded = {}
-    for p in CLAIM.policies:
-        spec = ctx.spec(p)
-        s = ctx.facts(p)["seats"]
-        stranded[spec] = (est_cluster_mean(s.stranded_points, s["round"]),
-                          est_cluster_mean(s.stranded_cards, s["round"]),
-                          est_cluster_mean(s.hand_points, s["round"]))
+def measure(s):
+    return {"stranded_points": event_mean(s.facts("hands"), "stranded_points")}
 
-    fig, ax = new_figure(2, 1, width=6.2, height=4.4, title="The endgame: points left in hand, and what "
-                                                             "counting the plays left is worth")
-    a = ax[0, 0]
-    specs = list(stranded)
-    interval_bars(a, specs, [stranded[s][0] for s in specs], [color(s) for s in specs], ref=0,
-                  ref_label="the tip: nothing playable left",
-                  unit="playable points left in hand at the end, per seat (mean, 95% interval)")
-    a.set_title("Points stranded in hand")
-    a.legend(fontsize=8)
-    a = ax[0, 1]
-    interval_bars(a, ["margin: expert − expert:endgame=off\n(points per round)",
-                      "points stranded: off − on\n(points per seat)"], [m, saved],
-                  [color("expert"), color("variant")], ref=0, ref_label="no difference",
-                  unit="points (mean, 95% interval)")
-    a.set_title("Counting the plays left (duplicate deals)")
-    a.legend(fontsize=8)
+
+def figure(res):
+    fig, ax = new_figure(2, 1, width=6.2, height=4.8, title="The endgame's three rules, each switched off alone")
+    rows_panel(ax[0, 0], [r for r in res.rows if r.measure.name.startswith("margin_")], "paired margins (expert)",
+               "points a round", ref=0, ref_label="no difference")
+    rows_panel(ax[0, 1], [r for r in res.rows if r.measure.name == "stranded_points"],
+               "playable points left in hand at the end", "points")
     fig.tight_layout()
+    return fig
 
-    ex = stranded["expert"]
-    eo = stranded["expert:endgame=off"]
-    se = stranded.get(ctx.search_spec)
-    summary = says(m, f"Counting the plays left is worth {m.estimate:.1f} points a round to expert; "
-                      f"without it, it leaves {saved.estimate:.1f} more playable points in hand.",
-                   f"The count costs expert {abs(m.estimate):.1f} points a round.",
-                   f"The count makes no clear difference ({fmt_est(m)} points a round).")
-    reading = (
-        f"{summary} With the count, expert ends a round with {ex[0].estimate:.1f} points of numbers it could "
-        f"still have laid on its opened expeditions ({ex[1].estimate:.2f} cards)"
-        + (f", search {se[0].estimate:.1f}" if se else "")
-        + f", greedy {stranded['greedy'][0].estimate:.1f}; without it, {eo[0].estimate:.1f}. "
-        + ("The size of the margin also says something about the bot: expert's mid-round play holds cards back "
-           "for later, and only its endgame count turns them into points; a player who saves cards the same "
-           "way must count as carefully. " if saved.estimate > 5 else "")
-        + "Readers should hear it as: from about six plays before the end (the deck divided by the "
-        f"players), stop saving; lay the high cards that fit rather than wait for the low ones, and make the "
-        f"last play the one that adds most.")
-    details = ("| policy | playable points left in hand | playable cards left | all number points in hand "
-               "|\n|---|---|---|---|\n" +
-               "\n".join(f"| {s} | {fmt_est(v[0])} | {fmt_est(v[1])} | {fmt_est(v[2])} |"
-                         for s, v in stranded.items()))
-    return Result(rows, fig, reading, details, summary=summary)
+
+def reading(res):
+    g = res.get
+    return (f"Counting the plays left is worth {across(res, 'margin_count')} to expert; keeping the high cards when plays are short {row_text(g('margin_skip_low'))}; "
+            f"taking the best last play {row_text(g('margin_last_play'))}. Without its endgame at all expert "
+            f"scores {row_text(g('margin_endgame'))} less, but that measures how much this bot leans on its endgame "
+            f"(its mid-round play holds cards back), not what counting is worth to any player. With the endgame it "
+            f"ends a round with {value(g('stranded_points'))} points of playable numbers in hand "
+            f"(search {value(g('stranded_points', 'search'))}, random {value(g('stranded_points', 'random'))}).")
+
+
+def tips(res):
+    c, s, last = (res.get(k) for k in ("margin_count", "margin_skip_low", "margin_last_play"))
+    return [f"At the end, play what scores now, and count your plays left (the deck divided by the players): "
+            f"counting is worth {value(c)} points a round to a strong bot with two players, "
+            f"{value(res.get('margin_count', table='4p-team'))} to a four-player team (in solitaire, where the "
+            f"hand is all that is left, {value(res.get('margin_count', table='1p'))}).",
+            by_verdict(s, f"When you can't lay everything, skip the low cards and play the high ones ({value(s)} points "
+                          "a round).",
+                       f"When you can't lay everything, skipping the low cards does not pay: laying a suit from the "
+                       f"bottom {change(s, 'loses', 'gains')} points a round against keeping the high ones.",
+                       f"Skipping the low cards at the end makes little difference ({row_text(s)} points a round)."),
+            by_verdict(last, f"On your last play, take whatever adds most to the board ({value(last)} points a round).",
+                       f"Taking the best last play is worth only {value(last)} points a round.",
+                       f"Taking the best last play is worth {row_text(last)} points a round.")]

@@ -4,61 +4,60 @@
 >>> r = lostcards.rules("expeditions", hand_size=8)
 >>> lostcards.score_expedition(["JH", "QH", "6H", "8H", "10H"], lostcards.rules())
 12
+
+The public API is here; heavy modules (numba, pandas) load on first use, so
+``import lostcards`` stays quick.  ``lostcards.rules(...)`` is the function (the
+package ``lostcards.rules`` is imported below, before the name is bound to
+the function, so the name never changes meaning); round records of a batch
+come from ``lostcards.play_records(...)`` (``lostcards.records`` is the package
+of the SPEC §5 format).
 """
 __version__ = "0.1.0"
 
+import _signal  # noqa: E402  (the C module: `signal` itself takes milliseconds to import)
+import sys as _sys  # noqa: E402
 
-def _numba_cache_per_source():
-    """Keep numba's on-disk cache in a folder named after a hash of the package's sources.
 
-    numba checks only a function's own file before reusing its cached machine
-    code, so a change to a file it calls into (a policy's rollout bot, the
-    random streams) could leave stale code in use.  A folder per source
-    version rules that out; LOSTCARDS_NUMBA_CACHE or NUMBA_CACHE_DIR override it.
-    """
-    import hashlib
+def _started_as_the_command_line() -> bool:
+    """True in a `lostcards ...` or `python -m lostcards ...` process (not when a program imports lostcards)."""
+    orig = getattr(_sys, "orig_argv", [])
+    return any(a == "-m" and b == "lostcards" for a, b in zip(orig, orig[1:])) or \
+        _sys.argv[0].replace("\\", "/").rsplit("/", 1)[-1] in ("lostcards", "lostcards.exe", "lostcards-script.py")
+
+
+def _interrupted_while_starting(signum, frame):
+    # Ctrl-C before the command line's own handler is in place (lostcards.cli.run): one line, status 130
     import os
-    from pathlib import Path
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    here = Path(__file__).resolve().parent
-    h = hashlib.sha256()
-    for f in sorted(here.rglob("*.py")):
-        if "__pycache__" in f.parts:        # generated code (policy deciders) lives there
-            continue
-        h.update(f.relative_to(here).as_posix().encode())
-        h.update(f.read_bytes())
-    base = Path(os.environ.get("LOSTCARDS_NUMBA_CACHE", here / "__pycache__"))
-    path = base / f"numba-{h.hexdigest()[:16]}"
     try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return                              # numba falls back to its own default
-    os.environ["NUMBA_CACHE_DIR"] = str(path)
-    import sys
-    if "numba" in sys.modules:              # numba imported first: tell its config directly
-        sys.modules["numba"].config.CACHE_DIR = str(path)
+        _sys.stderr.write("lostcards: interrupted\n")
+        _sys.stderr.flush()
+    finally:
+        os._exit(130)
 
 
-_numba_cache_per_source()
+if _started_as_the_command_line() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+    _signal.signal(_signal.SIGINT, _interrupted_while_starting)
 
-from .cards import format_card, parse_card  # noqa: E402
-from .ruleset import PRESETS, Ruleset, RulesError, rules  # noqa: E402
+from lostcards.numba_cache import use_cache_per_source  # noqa: E402
+
+use_cache_per_source()
+
+from lostcards.errors import LostcardsError, RulesError  # noqa: E402
+from lostcards.rules.cards import format_card, parse_card  # noqa: E402
+from lostcards.rules.ruleset import PRESETS, Ruleset, rules  # noqa: E402
+from lostcards.rules.scoring import score_expedition  # noqa: E402
+
+_LAZY = {"play": "lostcards.run.runner", "play_records": "lostcards.run.runner",
+         "load": "lostcards.run.load", "summary": "lostcards.run.summary"}
 
 
 def __getattr__(name):
     # heavy modules (numba, pandas) load on first use, so `import lostcards` stays quick
-    if name == "score_expedition":
-        from .reference import score_expedition
-        return score_expedition
-    if name in ("play", "records"):
-        from . import runner
-        return getattr(runner, name)
-    if name in ("load", "summary"):
-        from . import simulate
-        return getattr(simulate, name)
+    if name in _LAZY:
+        import importlib
+        return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'lostcards' has no attribute {name!r}")
 
 
-__all__ = ["rules", "Ruleset", "RulesError", "PRESETS", "parse_card", "format_card",
-           "score_expedition", "play", "records", "load", "summary"]
+__all__ = ["rules", "Ruleset", "RulesError", "LostcardsError", "PRESETS", "parse_card", "format_card",
+           "score_expedition", "play", "play_records", "load", "summary"]

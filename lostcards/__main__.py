@@ -1,3 +1,3 @@
-from .cli import run
+from lostcards.cli import run
 
 run()

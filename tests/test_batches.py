@@ -13,12 +13,18 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from lostcards import backends, cli
-from lostcards.replay import replay_record
-from lostcards.ruleset import rules
-from lostcards.runner import records
-from lostcards.simulate import (BatchError, BatchSpec, Progress, _DirLock, load, read_manifest, run, summarize,
-                                table_hash, table_hashes, verify)
+from lostcards import cli
+from lostcards.errors import BatchError
+from lostcards.records.replay import replay_record
+from lostcards.rules.ruleset import rules
+from lostcards.run import backends
+from lostcards.run.batchdir import DirLock
+from lostcards.run.load import load, read_manifest, table_hash, table_hashes, verify
+from lostcards.run.progress import Progress
+from lostcards.run.runner import play_records as records
+from lostcards.run.shards import BatchSpec
+from lostcards.run.simulate import run
+from lostcards.run.summary import summarize
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -238,8 +244,9 @@ def test_a_batch_written_before_checksums_is_checked_by_rows_and_resumed(tmp_pat
 def test_a_full_disk_stops_with_one_line_and_the_same_command_resumes(tmp_path, reference, monkeypatch):
     import errno
 
-    from lostcards import simulate as sim
-    real = sim._write_bytes_atomic
+    from lostcards.run import batchdir
+    from lostcards.run import simulate as sim
+    real = batchdir.write_bytes_atomic
     calls = []
 
     def fill_up(data, path):
@@ -249,12 +256,14 @@ def test_a_full_disk_stops_with_one_line_and_the_same_command_resumes(tmp_path, 
             raise OSError(errno.ENOSPC, "No space left on device")
         real(data, path)
 
-    monkeypatch.setattr(sim, "_write_bytes_atomic", fill_up)
+    monkeypatch.setattr(sim, "write_bytes_atomic", fill_up)        # the shard files
+    monkeypatch.setattr(batchdir, "write_bytes_atomic", fill_up)   # the manifest
     out = tmp_path / "full"
     with pytest.raises(BatchError, match="No space left on device.*run the same command again"):
         run(SMALL, out)
     assert read_manifest(out)["shards_done"] == [0, 1]
-    monkeypatch.setattr(sim, "_write_bytes_atomic", real)
+    monkeypatch.setattr(sim, "write_bytes_atomic", real)
+    monkeypatch.setattr(batchdir, "write_bytes_atomic", real)
     run(SMALL, out)
     assert table_hash(out) == table_hash(reference)
 
@@ -442,7 +451,7 @@ def test_other_bad_directories_are_refused_in_one_line(tmp_path, finished):
     assert f.read_text() == "x"
     # a directory another command is writing right now
     before = snapshot(finished)
-    with _DirLock(finished):
+    with DirLock(finished):
         code, so, se = invoke(BASE + ["--out", finished])
     assert code != 0 and "being written by another" in se and len((so + se).strip().splitlines()) == 1
     assert snapshot(finished) == before

@@ -1,16 +1,19 @@
 """The `greedy` and `expert` bots: always legal, every parameter works, and the ladder holds.
 
 Legality: the engine checks every move, and ``runner.play`` raises
-``PolicyFailure`` on the first illegal one, so playing rounds is the test.
+``PolicyFailure`` on the first illegal one; a sample of the rounds is also
+recorded and replayed on the reference engine, which must agree.
 Strength: duplicate deals (the same rounds with the seats swapped) and the
 95% confidence interval of the mean margin.
 """
 import numpy as np
 import pytest
 
-from lostcards import runner
 from lostcards.policies import resolve
-from lostcards.ruleset import rules
+from lostcards.records.replay import replay_record
+from lostcards.rules.outcome import Ending
+from lostcards.rules.ruleset import rules
+from lostcards.run import runner
 
 PRESETS = ("expeditions", "lost-cities")
 PLAYERS = (1, 2, 4)
@@ -36,11 +39,20 @@ def duplicate_margin(r, a, b, n, seed=1):
     return m.mean(), 1.96 * m.std(ddof=1) / np.sqrt(n)
 
 
-def play_all_seatings(r, a, b, n, seed):
-    """A against B and B against A (PolicyFailure on any illegal move)."""
+def play_all_seatings(r, a, b, n, seed, sample=12):
+    """A against B and B against A: no illegal move (PolicyFailure otherwise); every round's score is
+    the sum of its expeditions'; a sample of the rounds, recorded and replayed on the reference
+    engine, is legal turn by turn and gives the batch's turns, ending and scores."""
     for x, y in ((a, b), (b, a)):
         batch = runner.play(r, x, y, rounds=n, seed=seed, first=-1)
-        assert (batch.round_info[:, 2] >= 0).all()
+        assert (batch.scores == batch.side_suits[..., 2].sum(axis=2)).all()
+        idx = np.unique(np.linspace(0, n - 1, min(n, sample)).astype(int))
+        for i, rec in zip(idx, runner.play_records(r, x, y, idx, seed=seed, first=-1)):
+            v = replay_record(rec)
+            assert v["ok"], (x, y, int(i), v)
+            assert (v["turns"], v["ended_by"], v["scores"]) == (
+                batch.round_info[i, 1], Ending.of_code(batch.round_info[i, 2]),
+                list(batch.scores[i])), (x, y, int(i))
 
 
 # ---------------------------------------------------------------------------

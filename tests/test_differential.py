@@ -8,10 +8,11 @@ expeditions).
 import numpy as np
 import pytest
 
-from lostcards import reference
 from lostcards.policies.py_random import random_policy as py_random
-from lostcards.ruleset import rules
-from lostcards.runner import play, records
+from lostcards.reference import round as reference
+from lostcards.rules.ruleset import rules
+from lostcards.run.runner import play
+from lostcards.run.runner import play_records as records
 
 CASES = [
     ("expeditions", 2, {}), ("expeditions", 4, {}), ("expeditions", 1, {}),
@@ -62,8 +63,8 @@ def check_same_rounds(case, rounds, seed):
 
 
 def reference_ended(code):
-    from lostcards.engine import ENDED
-    return ENDED[int(code)]
+    from lostcards.rules.outcome import Ending
+    return Ending.of_code(int(code))
 
 
 def test_results_do_not_depend_on_threads_or_splitting():

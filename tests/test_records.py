@@ -5,13 +5,22 @@ import json
 
 import pytest
 
-from lostcards.cards import CardError
+from lostcards.errors import CardError, IllegalMove, MalformedRecord
 from lostcards.policies.py_random import random_policy
-from lostcards.records import (Deal, MalformedRecord, card_code, dumps, move_of_turn, read_jsonl,
-                               read_record, split_records, write_jsonl)
-from lostcards.reference import IllegalMove, Pass, Play, play_round
-from lostcards.replay import replay_record
-from lostcards.ruleset import rules
+from lostcards.records.format import (
+    Deal,
+    card_code,
+    dumps,
+    move_of_turn,
+    read_jsonl,
+    read_record,
+    split_records,
+    write_jsonl,
+)
+from lostcards.records.replay import replay_record
+from lostcards.reference.moves import Pass, Play
+from lostcards.reference.round import play_round
+from lostcards.rules.ruleset import rules
 
 
 def record(players=2, preset="expeditions", seed=1, **over):
@@ -208,7 +217,8 @@ def test_card_code_notation():
 def test_move_of_turn():
     r = rules("expeditions")
     H = r.letters.index("H")
-    assert move_of_turn({"play": "7h", "to": "expedition", "draw": "deck"}, r) == Play(card_code("7H", r), "expedition", "deck")
+    want = Play(card_code("7H", r), "expedition", "deck")
+    assert move_of_turn({"play": "7h", "to": "expedition", "draw": "deck"}, r) == want
     assert move_of_turn({"play": "7H", "to": "discard", "draw": "h"}, r) == Play(card_code("7H", r), "discard", H)
     r4 = rules("expeditions", players=4)
     assert move_of_turn({"pass": ["2c", "2C"]}, r4) == Pass((card_code("2C", r4),) * 2)
@@ -264,9 +274,11 @@ def test_split_records():
     assert split_records(json.dumps(a, indent=2)) == [a]                 # one JSON value, many lines
     assert split_records(dumps(a) + "\n\n" + dumps(b) + "\n") == [a, b]  # JSON Lines, blank lines skipped
     items = split_records(dumps(a) + "\n[1]\n{oops\n")
-    assert items[0] == a and items[1] == [1] and isinstance(items[2], MalformedRecord)
+    # a line that is not a JSON object is malformed (SPEC §5.1; issue 11, finding 5)
+    assert items[0] == a and isinstance(items[1], MalformedRecord) and isinstance(items[2], MalformedRecord)
     assert isinstance(split_records("")[0], MalformedRecord)
-    assert split_records("[1, 2]") == [[1, 2]]                           # one value: one (malformed) record
+    one = split_records("[1, 2]")                                        # one value: one (malformed) record
+    assert len(one) == 1 and isinstance(one[0], MalformedRecord)
 
 
 def test_write_and_read_jsonl(tmp_path):

@@ -6,14 +6,17 @@ from collections import Counter
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from lostcards.cards import deck_codes, format_card, parse_card, suit_of
+from lostcards.cli import main
 from lostcards.policies.py_random import random_policy
-from lostcards.records import move_of_turn
-from lostcards.reference import Round, deal_record, play_round, score_expedition
-from lostcards.replay import check_record, replay, replay_record, replay_text
-from lostcards.ruleset import rules
+from lostcards.records.format import move_of_turn
+from lostcards.records.replay import check_record, replay_record, replay_text
+from lostcards.reference.round import Round, deal_record, play_round
+from lostcards.rules.cards import deck_codes, format_card, parse_card, suit_of
+from lostcards.rules.ruleset import rules
+from lostcards.rules.scoring import score_expedition
 
 CONFIGS = [(preset, p) for preset in ("expeditions", "lost-cities") for p in (1, 2, 4)]
 
@@ -347,7 +350,8 @@ def test_solitaire_discard_leaves_the_game():
 def test_solitaire_scores_its_expeditions():
     r = rules("expeditions", players=1)
     rec, rnd = build(r, 7, lambda rnd: {"play": format_card(rnd.hand(0)[0], r.letters),
-                                        "to": "expedition" if rnd.observation().can_play(rnd.hand(0)[0]) else "discard"})
+                                        "to": ("expedition" if rnd.observation().can_play(rnd.hand(0)[0])
+                                               else "discard")})
     total = sum(score_expedition(rnd.expedition(0, s), r) for s in range(4))
     assert replay_record(rec) == {"ok": True, "ended_by": "hand-empty", "scores": [total], "turns": 24}
 
@@ -381,7 +385,7 @@ def files(tmp_path):
 
 
 def run(*args):
-    return CliRunner().invoke(replay, list(args))
+    return CliRunner().invoke(main, ["replay", *args])
 
 
 def test_cli_ok(files):
@@ -423,7 +427,7 @@ def test_cli_malformed(files, tmp_path):
 def test_cli_reads_stdin(files):
     paths, (good, _, _) = files
     with open(paths["good"]) as f:
-        res = CliRunner().invoke(replay, ["-", "--json"], input=f.read())
+        res = CliRunner().invoke(main, ["replay", "-", "--json"], input=f.read())
     assert res.exit_code == 0 and json.loads(res.output) == verdict_of(good)
 
 

@@ -10,20 +10,58 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from lostcards import engine
-from lostcards.cards import SLOTS, deck_codes
-from lostcards.determinize import (W_CNT, W_DECK, W_DECK_N, W_DECK_POS, W_ENDED, W_HAND, W_HLEN,
-                                   W_INV, W_PILE, W_PLEN, W_STALL, W_SUM, W_TOP, W_TURN, NMAX,
-                                   base_state, canonical_pids, hand_weights, new_w, sample, sim_apply, side_score,
-                                   to_engine)
-from lostcards.observation import (HMAX, NSUITS, O_CAN_PASS, O_DECK, O_EXP_COUNT, O_EXP_INV,
-                                   O_EXP_MASK, O_EXP_SUM, O_EXP_TOP, O_HAND, O_HAND_LEN, O_KNOWN,
-                                   O_PILE, O_PILE_LEN, O_RULES, O_STALL, O_TURN, PMAX)
-from lostcards.cards import MAX_CODES
+from lostcards.engine import core as engine
+from lostcards.engine.observation import (
+    HMAX,
+    NSUITS,
+    O_CAN_PASS,
+    O_DECK,
+    O_EXP_COUNT,
+    O_EXP_INV,
+    O_EXP_MASK,
+    O_EXP_SUM,
+    O_EXP_TOP,
+    O_HAND,
+    O_HAND_LEN,
+    O_KNOWN,
+    O_PILE,
+    O_PILE_LEN,
+    O_RULES,
+    O_STALL,
+    O_TURN,
+    PMAX,
+)
 from lostcards.policies import resolve
 from lostcards.policies.search import SEARCH, candidates, evaluate, rollout_move
-from lostcards.ruleset import P_LEN, rules
-from lostcards.runner import play
+from lostcards.policies.search.determinize import (
+    NMAX,
+    W_CNT,
+    W_DECK,
+    W_DECK_N,
+    W_DECK_POS,
+    W_ENDED,
+    W_HAND,
+    W_HLEN,
+    W_INV,
+    W_PILE,
+    W_PLEN,
+    W_STALL,
+    W_SUM,
+    W_TOP,
+    W_TURN,
+    base_state,
+    canonical_pids,
+    hand_weights,
+    new_w,
+    sample,
+    side_score,
+    sim_apply,
+    to_engine,
+)
+from lostcards.rules.cards import MAX_CODES, SLOTS, deck_codes
+from lostcards.rules.outcome import Ending
+from lostcards.rules.ruleset import P_LEN, rules
+from lostcards.run.runner import play
 
 PRESETS = ("expeditions", "lost-cities")
 PLAYERS = (1, 2, 4)
@@ -163,7 +201,7 @@ def test_simulator_candidates_and_samples_follow_the_engine(case):
     pick = np.random.default_rng(5)
     srng = np.zeros(4, np.uint64)
     engine_rng_seed = 11
-    from lostcards.rng import seed_stream
+    from lostcards.engine.rng import seed_stream
     seed_stream(srng, 77, 0, 9)
     tmp = np.empty(2 * NSUITS, np.int32)
     moves = np.empty(2048, np.int64)
@@ -177,7 +215,7 @@ def test_simulator_candidates_and_samples_follow_the_engine(case):
         seat = rnd % players
         shadow = None
         while S[engine.S_ENDED] == engine.END_NONE:
-            O[seat, O_CAN_PASS] = 1 if engine._can_pass(P, S, O, seat) else 0
+            O[seat, O_CAN_PASS] = 1 if engine.can_pass(P, S, O, seat) else 0
             obs = O[seat]
             if shadow is None and S[engine.S_TURN] >= 2 * rnd:
                 shadow = _shadow(W, obs, R)
@@ -203,7 +241,8 @@ def test_simulator_candidates_and_samples_follow_the_engine(case):
                 for k in (engine.S_ENDED, engine.S_TURN, engine.S_STALL):
                     assert S2[k] == S[k]
                 for s2 in range(players):
-                    assert (O2[s2, O_HAND:O_HAND + O2[s2, O_HAND_LEN]] == O[s2, O_HAND:O_HAND + O[s2, O_HAND_LEN]]).all()
+                    hand2, hand = O2[s2, O_HAND:O_HAND + O2[s2, O_HAND_LEN]], O[s2, O_HAND:O_HAND + O[s2, O_HAND_LEN]]
+                    assert (hand2 == hand).all()
                     for k in (O_DECK, O_STALL, O_TURN):
                         assert O2[s2, k] == O[s2, k]
                     assert (O2[s2, O_EXP_TOP:O_PILE] == O[s2, O_EXP_TOP:O_PILE]).all()
@@ -212,7 +251,7 @@ def test_simulator_candidates_and_samples_follow_the_engine(case):
                         assert (O2[s2, O_PILE + su * PMAX:O_PILE + su * PMAX + n2]
                                 == O[s2, O_PILE + su * PMAX:O_PILE + su * PMAX + n2]).all()
             seat = (seat + 1) % players
-        endings[engine.ENDED[S[engine.S_ENDED]]] += 1
+        endings[Ending.of_code(S[engine.S_ENDED]).value] += 1
         for side in range(r.sides):
             want = sum(int(engine.expedition_score(P, O[0, O_EXP_SUM + side * NSUITS + s],
                                                    O[0, O_EXP_INV + side * NSUITS + s],
@@ -339,10 +378,14 @@ def test_search_beats_random_other_player_counts(players):
 def test_search_cache_follows_the_files_it_compiles_in():
     """search's compiled code embeds expert and the engine: its cache stamp carries their digest."""
     import hashlib
-    from lostcards import cards, determinize, observation, rng as rng_mod, ruleset
+
+    from lostcards.engine import observation
+    from lostcards.engine import rng as rng_mod
     from lostcards.policies import expert, search
-    h = hashlib.sha1()
-    for m in (cards, determinize, engine, observation, rng_mod, ruleset, expert):
+    from lostcards.policies.search import determinize
+    from lostcards.rules import cards, outcome, ruleset, streams
+    h = hashlib.sha256()
+    for m in (cards, outcome, ruleset, streams, engine, observation, rng_mod, expert, determinize):
         h.update(open(m.__file__, "rb").read())
     for f in (search.search_policy, search.evaluate_from, search.expert_rollout):
         stamp = f._cache._cache_file._source_stamp

@@ -8,9 +8,12 @@ from click.testing import CliRunner
 
 import lostcards
 from lostcards.cli import main
-from lostcards.replay import replay_record
-from lostcards.ruleset import rules
-from lostcards.simulate import BatchError, BatchSpec, load, run
+from lostcards.errors import BatchError
+from lostcards.records.replay import replay_record
+from lostcards.rules.ruleset import rules
+from lostcards.run.load import load
+from lostcards.run.shards import BatchSpec
+from lostcards.run.simulate import run
 
 ROUNDS_COLS = ["round", "seed", "players", "rules", "policy_a", "policy_b", "first", "turns",
                "ended_by", "score_a", "score_b"]

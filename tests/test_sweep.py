@@ -3,7 +3,6 @@
 Grid parsing and refusal before anything runs, common random numbers, paired
 intervals, the checks on constructed bad rulesets, the CLI's files.
 """
-import importlib.util
 import json
 import math
 from pathlib import Path
@@ -14,12 +13,15 @@ import pytest
 from click.testing import CliRunner
 from scipy import stats as _st
 
-from lostcards import metrics as M
-from lostcards import sweep as S
-from lostcards.metrics import NO_UNIT_DIFFERS, Sample, diff_table, measure, paired_diff, same_deals
-from lostcards.ruleset import rules
-from lostcards.runner import records
-from lostcards.sweep import SweepError, build_cells, choose_baseline, flag_table, parse_grid, sweep
+from lostcards.analysis import metrics as M
+from lostcards.analysis import sweep as S
+from lostcards.analysis.depth import skill_trace
+from lostcards.analysis.metrics import NO_UNIT_DIFFERS, Sample, diff_table, measure, paired_diff, same_deals
+from lostcards.analysis.sweep import build_cells, choose_baseline, flag_table, parse_grid
+from lostcards.cli import main
+from lostcards.errors import SweepError
+from lostcards.rules.ruleset import rules
+from lostcards.run.runner import play_records as records
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -84,16 +86,16 @@ def test_cli_refuses_before_anything_runs(tmp_path, monkeypatch):
         raise AssertionError("a cell was played before the grid was validated")
     monkeypatch.setattr(S, "measure", boom)
     out = tmp_path / "o"
-    res = CliRunner().invoke(sweep, ["--grid", "hand_size=5,6,0", "--grid", "bonus_cards=6,8",
+    res = CliRunner().invoke(main, ["sweep", "--grid", "hand_size=5,6,0", "--grid", "bonus_cards=6,8",
                                      "--out", str(out)])
     assert res.exit_code == 1, res.output
     assert "hand_size = 0" in res.output and "not allowed" in res.output
     assert not (out / "metrics.csv").exists()
-    res = CliRunner().invoke(sweep, ["--grid", "bonus_cards=5..14", "--out", str(out)])
+    res = CliRunner().invoke(main, ["sweep", "--grid", "bonus_cards=5..14", "--out", str(out)])
     assert res.exit_code == 1 and "bonus_cards" in res.output
-    res = CliRunner().invoke(sweep, ["--grid", "hand_size=5,6", "--set", "hand_size=7", "--out", str(out)])
+    res = CliRunner().invoke(main, ["sweep", "--grid", "hand_size=5,6", "--set", "hand_size=7", "--out", str(out)])
     assert res.exit_code == 1 and "hand_size" in res.output
-    res = CliRunner().invoke(sweep, ["--policy", "nosuchbot", "--out", str(out)])
+    res = CliRunner().invoke(main, ["sweep", "--policy", "nosuchbot", "--out", str(out)])
     assert res.exit_code == 1 and "nosuchbot" in res.output
 
 
@@ -241,7 +243,7 @@ def test_flags_trigger_on_constructed_bad_rulesets():
 
 def test_cli_sweep_writes_csv_figures_manifest(tmp_path):
     out = tmp_path / "sw"
-    res = CliRunner().invoke(sweep, ["--grid", "hand_size=5,6", "--grid", "stall_limit=4,8", "--rounds", "150",
+    res = CliRunner().invoke(main, ["sweep", "--grid", "hand_size=5,6", "--grid", "stall_limit=4,8", "--rounds", "150",
                                      "--skill-rounds", "40", "--seed", "4", "--out", str(out), "--no-progress"])
     assert res.exit_code == 0, res.output
     for f in ("metrics.csv", "diffs.csv", "flags.csv", "cells.csv", "sweep-metrics.png", "sweep-diffs.png",
@@ -264,7 +266,7 @@ def test_cli_sweep_writes_csv_figures_manifest(tmp_path):
 
 def test_cli_one_parameter_lines_and_fail_on_flag(tmp_path):
     out = tmp_path / "one"
-    res = CliRunner().invoke(sweep, ["--grid", "stall_limit=1,8", "--policy", "random", "--opponents", "none",
+    res = CliRunner().invoke(main, ["sweep", "--grid", "stall_limit=1,8", "--policy", "random", "--opponents", "none",
                                      "--rounds", "600", "--out", str(out), "--fail-on-flag", "--no-progress"])
     assert res.exit_code == 3, res.output
     assert "FLAG cell 1 (stall_limit=1): stall_or_cap" in res.output
@@ -272,7 +274,7 @@ def test_cli_one_parameter_lines_and_fail_on_flag(tmp_path):
     flags = pd.read_csv(out / "flags.csv", keep_default_na=False)
     assert set(flags["check"]) == {"stall_or_cap", "first_player", "skill"}
     # a single ruleset: just its metrics and checks
-    res = CliRunner().invoke(sweep, ["--rules", "lost-cities", "--players", "4", "--rounds", "60",
+    res = CliRunner().invoke(main, ["sweep", "--rules", "lost-cities", "--players", "4", "--rounds", "60",
                                      "--skill-rounds", "20", "--out", str(tmp_path / "single"), "--no-progress"])
     assert res.exit_code == 0, res.output
     assert "cell 1: lost-cities" in res.output and "no cell flagged" in res.output
@@ -281,10 +283,8 @@ def test_cli_one_parameter_lines_and_fail_on_flag(tmp_path):
 # ---- the rule-tweaks experiment -----------------------------------------------------------------
 
 def _experiment():
-    spec = importlib.util.spec_from_file_location("rule_tweaks", ROOT / "experiments" / "rule_tweaks.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    from lostcards.analysis import rule_tweaks
+    return rule_tweaks
 
 
 def test_experiment_cells_change_one_thing_at_a_time():
@@ -303,8 +303,9 @@ def test_experiment_cells_change_one_thing_at_a_time():
 
 
 def test_experiment_runs_and_writes_its_report(tmp_path):
-    rt = _experiment()
-    res = rt.run(tmp_path, rounds=60, seed=1, depth_deals=0, players=(2,), say=lambda s: None)
+    res = CliRunner().invoke(main, ["rule-tweaks", "--out", str(tmp_path), "--rounds", "60", "--seed", "1",
+                                    "--depth-deals", "0", "--players", "2"])
+    assert res.exit_code == 0, res.output
     csv = pd.read_csv(tmp_path / "rule-tweaks.csv", keep_default_na=False)
     assert {"metric", "effect", "check", "stall"} <= set(csv["kind"])
     md = (tmp_path / "rule-tweaks.md").read_text()
@@ -312,19 +313,42 @@ def test_experiment_runs_and_writes_its_report(tmp_path):
               "Checks a designer can rely on", "above 5%", "above 55%", "below 75%", "Pending"):
         assert s in md, s
     assert (tmp_path / "figures" / "rule-tweaks-effects-2p.png").exists()
-    assert res["timing"]["total_s"] > 0
+    # the numbers hold together: intervals around their estimates on the 60 rounds asked for, one
+    # ending per round, no stall ending without a stall rule, effects = differences of the cells' means
+    metric = csv[csv["kind"] == "metric"]
+    value = {(c, m): float(e) for c, m, e in zip(metric["cell"], metric["metric"], metric["estimate"])}
+    for row in metric[metric["metric"].str.startswith(("turns_", "plays_", "ended_by_"))].itertuples():
+        # (1e-12: the Wilson bound at a share of 1 comes out as 0.9999999999999998)
+        assert float(row.ci_low) - 1e-12 <= float(row.estimate) <= float(row.ci_high) + 1e-12, row
+        assert float(row.n) == 60, row
+    for cell in set(metric["cell"]):
+        assert math.isclose(sum(value[cell, f"ended_by_{e}"] for e in ("deck", "stall", "capped")), 1), cell
+    for cell in ("published", "expeditions without stall"):
+        assert value[cell, "ended_by_stall"] == 0, cell
+    effects = csv[(csv["kind"] == "effect") & csv["metric"].isin(["turns_per_round", "plays_per_seat"])]
+    assert len(effects) >= 9
+    for row in effects.itertuples():
+        want = value[row.cell, row.metric] - value[row.versus, row.metric]
+        assert math.isclose(float(row.estimate), want, abs_tol=1e-9), row
+    meta = json.loads((tmp_path / "rule-tweaks.json").read_text())
+    assert meta["config"]["rounds"] == 60 and meta["config"]["players"] == [2]
+    assert meta["command"].startswith("lostcards rule-tweaks")
+    (tmp_path / "rule-tweaks.md").unlink()             # --render rebuilds the report from the CSV and JSON
+    res = CliRunner().invoke(main, ["rule-tweaks", "--out", str(tmp_path), "--render"])
+    assert res.exit_code == 0, res.output
+    assert (tmp_path / "rule-tweaks.md").read_text() == md
 
 
 @pytest.mark.slow
 def test_skill_trace_code_path():
-    levels, steps = M.skill_trace(rules(), budgets=(1, 2), deals=4, seed=1)
+    levels, steps = skill_trace(rules(), budgets=(1, 2), deals=4, seed=1)
     assert list(levels["budget"]) == [1, 2] and (levels["n"] == 4).all()
     assert len(steps) == 1 and steps["n"].iloc[0] == 4
 
 
 def test_cli_players_in_the_grid_compares_across_decks(tmp_path):
     out = tmp_path / "pl"
-    res = CliRunner().invoke(sweep, ["--grid", "players=2,4", "--policy", "greedy", "--opponents", "random",
+    res = CliRunner().invoke(main, ["sweep", "--grid", "players=2,4", "--policy", "greedy", "--opponents", "random",
                                      "--rounds", "60", "--skill-rounds", "20", "--out", str(out), "--no-progress"])
     assert res.exit_code == 0, res.output
     diffs = pd.read_csv(out / "diffs.csv", keep_default_na=False)

@@ -7,13 +7,14 @@ import pytest
 from click.testing import CliRunner
 from numba import njit
 
-from lostcards.engine import make_play
-from lostcards.observation import O_HAND, O_HAND_LEN, O_RULES, O_SIDE, expedition_allows
+from lostcards.analysis.ratings import bradley_terry
+from lostcards.analysis.tournament import boundary_z, play_pair, run_tournament
+from lostcards.cli import main
+from lostcards.engine.core import make_play
+from lostcards.engine.observation import O_HAND, O_HAND_LEN, O_RULES, O_SIDE, expedition_allows
 from lostcards.policies import Policy, resolve
-from lostcards.ruleset import P_PLAYERS, rules
-from lostcards.runner import records
-from lostcards.tournament import (boundary_z, bradley_terry, play_pair, run_tournament,
-                                  tournament)
+from lostcards.rules.ruleset import P_PLAYERS, rules
+from lostcards.run.runner import play_records as records
 
 
 @njit(cache=True)
@@ -171,7 +172,7 @@ def test_four_players_and_solitaire():
 
 def test_cli_writes_files(tmp_path):
     out = tmp_path / "t"
-    res = CliRunner().invoke(tournament, ["--policies", "random,greedy", "--rounds", "1000",
+    res = CliRunner().invoke(main, ["tournament", "--policies", "random,greedy", "--rounds", "1000",
                                           "--block", "500", "--bootstrap", "50", "--seed", "7",
                                           "--out", str(out)])
     assert res.exit_code == 0, res.output
@@ -193,7 +194,7 @@ def test_cli_writes_files(tmp_path):
     (["--policies", "random,greedy:bogus=1"], "bogus"),
 ])
 def test_cli_bad_input_is_one_line(tmp_path, args, words):
-    res = CliRunner().invoke(tournament, args + ["--out", str(tmp_path / "x")])
+    res = CliRunner().invoke(main, ["tournament", *args, "--out", str(tmp_path / "x")])
     assert res.exit_code != 0
     lines = [x for x in res.output.splitlines() if x.strip()]
     assert len(lines) == 1 and words in lines[0], res.output
@@ -201,9 +202,9 @@ def test_cli_bad_input_is_one_line(tmp_path, args, words):
 
 
 def test_capped_rounds_are_counted():
-    from lostcards.engine import ENDED
-    from lostcards.tournament import CAPPED
-    assert ENDED[CAPPED] == "capped"
+    from lostcards.analysis.tournament import CAPPED
+    from lostcards.rules.outcome import Ending
+    assert Ending.of_code(CAPPED) == "capped"
     r = rules("lost-cities", turn_cap=20)
     t = run_tournament(r, ["random", BAD], rounds=200, block=200, seed=1, bootstrap=0)
     assert t["pairs"].iloc[0].capped == 400                 # every game of every deal

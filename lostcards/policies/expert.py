@@ -30,6 +30,13 @@ Parameters (word values; the first is the default):
   x0.75 with 4 players), ``open`` (margin a projection needs to open a suit, 5),
   ``danger`` (weight of a discard's value to the opponent, 1), ``drawbase``
   (what a deck draw is worth against a pile card, 3).
+- switches for paired tests of single behaviours (the defaults change nothing):
+  ``open_hand`` (open an expedition only with at least this many points of its
+  suit's numbers in hand, 0), ``invest_hand`` (lay an investment only with at
+  least this many, 0), ``open_from`` (open no expedition before this turn of the
+  round, 0), ``count`` / ``skip_low`` / ``last_play`` (``on`` / ``off``: the
+  endgame's three parts, docs/expert.md step 1), ``bonus_from`` (the bonus counts
+  in a projection only with at least this many investments, 0).
 
 Every ruleset parameter is read from the observation (suits, numbers via
 P_NUMBERS_MASK, investments, hand size, cost, bonus cards and points, stall
@@ -39,17 +46,48 @@ scratch array is allocated per call.
 import numpy as np
 from numba import njit
 
-from ..cards import MAX_CODES, SLOTS
-from ..engine import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
-from ..observation import (HMAX, NSUITS, O_CAN_PASS, O_DECK, O_EXP_COUNT, O_EXP_INV, O_EXP_MASK,
-                           O_EXP_SUM, O_EXP_TOP, O_HAND, O_HAND_LEN, O_KNOWN, O_PILE, O_PILE_LEN,
-                           O_RULES, O_SEAT, O_SIDE, O_STALL, O_TURN, PMAX)
-from ..ruleset import (P_BONUS_CARDS, P_BONUS_POINTS, P_COST, P_DECK, P_EXTRA_MASK, P_HAND,
-                       P_INVESTMENTS, P_NUMBERS_MASK, P_PLAYERS, P_STALL, P_SUITS)
+from lostcards.engine.core import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
+from lostcards.engine.observation import (
+    HMAX,
+    NSUITS,
+    O_CAN_PASS,
+    O_DECK,
+    O_EXP_COUNT,
+    O_EXP_INV,
+    O_EXP_MASK,
+    O_EXP_SUM,
+    O_EXP_TOP,
+    O_HAND,
+    O_HAND_LEN,
+    O_KNOWN,
+    O_PILE,
+    O_PILE_LEN,
+    O_RULES,
+    O_SEAT,
+    O_SIDE,
+    O_STALL,
+    O_TURN,
+    PMAX,
+)
+from lostcards.rules.cards import MAX_CODES, SLOTS
+from lostcards.rules.ruleset import (
+    P_BONUS_CARDS,
+    P_BONUS_POINTS,
+    P_COST,
+    P_DECK,
+    P_EXTRA_MASK,
+    P_HAND,
+    P_INVESTMENTS,
+    P_NUMBERS_MASK,
+    P_PLAYERS,
+    P_STALL,
+    P_SUITS,
+)
 
 # parameter positions (declaration order of the Policy below)
 (K_INVEST, K_ENDGAME, K_SAFETY, K_BONUS, K_DENY, K_PASS,
- K_RHO, K_OPEN, K_DANGER, K_DRAWBASE) = range(10)
+ K_RHO, K_OPEN, K_DANGER, K_DRAWBASE,
+ K_OPEN_HAND, K_INVEST_HAND, K_OPEN_FROM, K_COUNT, K_SKIP_LOW, K_LAST_PLAY, K_BONUS_FROM) = range(17)
 INV_NORMAL, INV_EAGER, INV_NEVER, INV_HAND = 0, 1, 2, 3
 
 # fixed weights (docs/expert.md)
@@ -109,7 +147,7 @@ def _projection(obs, params, ms, mc, mi, hs, hn, hi, fs, fc, committed, open_mar
     if mc + hn + hi_used == 0 and not committed:
         return 0.0
     v = (ms + hs + fs - cost) * (mi + hi_used + 1)
-    if params[K_BONUS] != 0.0:
+    if params[K_BONUS] != 0.0 and mi + hi_used >= params[K_BONUS_FROM]:
         v += obs[O_RULES + P_BONUS_POINTS] * _ramp(mc + hn + hi_used + fc, obs[O_RULES + P_BONUS_CARDS])
     if not committed:
         v -= open_margin
@@ -245,10 +283,12 @@ def _endgame_plan(obs, params, buf, plays):
         mem[g0] = 0.0
         mem[CI + s * w] = 0.0
         # the j highest playable numbers (sum tsum) with a = 0..inv investments
+        # (skip_low=off: the j lowest, as a player who lays a suit in order)
+        high_first = params[K_SKIP_LOW] != 0.0
         tsum = 0
         j = 0
         last = -1
-        i = hi_i - 1
+        i = hi_i - 1 if high_first else lo
         while True:
             for a in range(inv + 1):
                 k = a + j
@@ -259,9 +299,9 @@ def _endgame_plan(obs, params, buf, plays):
                     mem[g0 + k] = val
                     mem[CI + s * w + k] = a
             found = False
-            while i >= lo:
+            while lo <= i < hi_i:
                 slot = obs[O_HAND + i] % SLOTS
-                i -= 1
+                i += -1 if high_first else 1
                 if slot >= 3 and slot > top and slot != last:
                     last = slot
                     tsum += slot - 1
@@ -318,6 +358,13 @@ def _endgame_plan(obs, params, buf, plays):
         if mem[CI + s * w + t] > 0:
             for i in range(lo, hi_i):
                 if obs[O_HAND + i] % SLOTS < 3:
+                    card = obs[O_HAND + i]
+                    break
+        elif params[K_SKIP_LOW] == 0.0:
+            # the lowest playable number (the plan lays the suit from the bottom)
+            for i in range(lo, hi_i):
+                slot = obs[O_HAND + i] % SLOTS
+                if slot >= 3 and slot > top:
                     card = obs[O_HAND + i]
                     break
         else:
@@ -469,13 +516,18 @@ def expert_policy(obs, params, rng):
     extend = False
     endgame = False
     if params[K_ENDGAME] != 0.0:
+        # count=off: the endgame waits for the last play; last_play=off: the last play is
+        # decided like any other (step 2)
         if players == 1:
-            if deck == 0:
+            last = h == 1
+            if deck == 0 and ((not last and params[K_COUNT] != 0.0) or (last and params[K_LAST_PLAY] != 0.0)):
                 endgame = True
                 card, n_all = _endgame_plan(obs, params, buf, h)
         else:
             plays_left = (deck + players - 1) // players
-            if plays_left <= h:
+            last = plays_left == 1
+            if plays_left <= h and ((not last and params[K_COUNT] != 0.0)
+                                    or (last and params[K_LAST_PLAY] != 0.0)):
                 first, n_all = _endgame_plan(obs, params, buf, plays_left)
                 slack = 1 if players == 2 else 0
                 if n_all >= plays_left - slack:
@@ -514,9 +566,12 @@ def expert_policy(obs, params, rng):
             # while the numbers in hand (and laid) do not cover the cost
             if slot < 3:
                 mode = params[K_INVEST]
-                allowed = mode != INV_NEVER and (mode != INV_HAND or ms + hs >= cost_rule)
+                allowed = (mode != INV_NEVER and (mode != INV_HAND or ms + hs >= cost_rule)
+                           and ms + hs >= params[K_INVEST_HAND])
             else:
                 allowed = True
+            if mc == 0 and (hs < params[K_OPEN_HAND] or obs[O_TURN] < params[K_OPEN_FROM]):
+                allowed = False           # switches: open only on enough in hand / from a turn on
             if not endgame and allowed:
                 if slot >= 3:
                     after = _projection(obs, params, ms + slot - 1, mc + 1, mi, buf[B_SS + i],
@@ -661,21 +716,28 @@ def _draw(obs, params, buf, card, to, extend):
     return best
 
 
-from . import Policy, register  # noqa: E402
+from lostcards.policies import Choice, Float, Int, Policy, Switch, register  # noqa: E402
 
 EXPERT = register(Policy(
     "expert", expert_policy,
     parameters={
-        "invest": {"normal": INV_NORMAL, "eager": INV_EAGER, "never": INV_NEVER, "hand": INV_HAND},
-        "endgame": {"on": 1, "off": 0},
-        "safety": {"on": 1, "off": 0},
-        "bonus": {"on": 1, "off": 0},
-        "deny": {"on": 1, "off": 0},
-        "pass": {"on": 1, "off": 0},
-        "rho": 0.8,
-        "open": 5.0,
-        "danger": 1.0,
-        "drawbase": 3.0,
+        "invest": Choice({"normal": INV_NORMAL, "eager": INV_EAGER, "never": INV_NEVER, "hand": INV_HAND}),
+        "endgame": Switch("on"),
+        "safety": Switch("on"),
+        "bonus": Switch("on"),
+        "deny": Switch("on"),
+        "pass": Switch("on"),
+        "rho": Float(0.8, 0, 5, "weight of an unseen card's expected value"),
+        "open": Float(5.0, -100, 100, "points a projection must clear to open a suit"),
+        "danger": Float(1.0, 0, 10, "weight of the danger term"),
+        "drawbase": Float(3.0, -100, 100, "points a deck draw is worth, against a pile card"),
+        "open_hand": Float(0.0, 0, 200, "points of a suit's numbers in hand needed to open it"),
+        "invest_hand": Float(0.0, 0, 200, "points of a suit's numbers in hand and laid needed to invest"),
+        "open_from": Int(0, 0, 100_000, "the turn of the round before which no expedition is opened"),
+        "count": Switch("on"),
+        "skip_low": Switch("on"),
+        "last_play": Switch("on"),
+        "bonus_from": Int(0, 0, 4, "investments a projection needs before the bonus counts (4: never)"),
     },
     doc="expected-value heuristic: suit projections from the cards seen, safe discards, "
         "denial draws, an endgame that counts the plays left"))

@@ -24,11 +24,21 @@ It never passes (4 players).  Every move it makes is legal.
 """
 from numba import njit
 
-from ..cards import SLOTS
-from ..engine import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
-from ..observation import (NSUITS, O_EXP_COUNT, O_EXP_TOP, O_HAND, O_HAND_LEN, O_PILE, O_PILE_LEN,
-                           O_RULES, O_SIDE, PMAX)
-from ..ruleset import P_COST, P_PLAYERS, P_SUITS
+from lostcards.engine.core import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
+from lostcards.engine.observation import (
+    NSUITS,
+    O_EXP_COUNT,
+    O_EXP_TOP,
+    O_HAND,
+    O_HAND_LEN,
+    O_PILE,
+    O_PILE_LEN,
+    O_RULES,
+    O_SIDE,
+    PMAX,
+)
+from lostcards.rules.cards import SLOTS
+from lostcards.rules.ruleset import P_COST, P_PLAYERS, P_SUITS
 
 
 @njit(cache=True)
@@ -144,10 +154,11 @@ def greedy_policy(obs, params, rng):
     return make_play(card, to, draw)
 
 
-from . import Policy, register  # noqa: E402
+from lostcards.policies import Choice, Float, Policy, register  # noqa: E402
 
 GREEDY = register(Policy(
     "greedy", greedy_policy,
-    parameters={"open": 1.0, "invest": {"yes": 0, "no": 1}},
+    parameters={"open": Float(1.0, 0, 10, "the share of the cost a suit's numbers in hand must reach to open it"),
+                "invest": Choice({"yes": 0, "no": 1})},
     doc="casual heuristic: extend started expeditions, open a suit whose numbers in hand pay "
         "its cost, else discard the least useful card; draws a pile only to extend"))

@@ -5,9 +5,10 @@ so this makes the same moves as the numba twin (``policies/random.py``).
 """
 from __future__ import annotations
 
-from ..cards import suit_of
-from ..reference import Observation, Pass, Play
-from ..rng import Stream
+from lostcards.reference.moves import Pass, Play
+from lostcards.reference.observation import Observation
+from lostcards.rules.cards import suit_of
+from lostcards.rules.streams import Stream
 
 
 def random_policy(obs: Observation, stream: Stream):

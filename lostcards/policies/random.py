@@ -7,12 +7,11 @@ random stream are part of the definition, so the reference engine's twin in
 import numpy as np
 from numba import njit
 
-from ..cards import SLOTS
-from ..engine import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
-from ..observation import (NSUITS, O_CAN_PASS, O_EXP_TOP, O_HAND, O_HAND_LEN, O_PILE_LEN, O_RULES,
-                           O_SIDE)
-from ..rng import below
-from ..ruleset import P_PLAYERS, P_SUITS
+from lostcards.engine.core import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
+from lostcards.engine.observation import NSUITS, O_CAN_PASS, O_EXP_TOP, O_HAND, O_HAND_LEN, O_PILE_LEN, O_RULES, O_SIDE
+from lostcards.engine.rng import below
+from lostcards.rules.cards import SLOTS
+from lostcards.rules.ruleset import P_PLAYERS, P_SUITS
 
 
 @njit(cache=True)
@@ -67,10 +66,11 @@ def random_policy(obs, params, rng):
                     return make_play(card, to, 1 + s)
     return make_play(card, to, DRAW_DECK)
 
-from . import Policy, register  # noqa: E402
+from lostcards.policies import Policy, register  # noqa: E402
+
 
 def _python_twin(obs, stream):
-    from .py_random import random_policy as twin
+    from lostcards.policies.py_random import random_policy as twin
     return twin(obs, stream)
 
 

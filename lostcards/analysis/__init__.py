@@ -1,0 +1,1 @@
+"""Analysis on simulated rounds: estimators, move logs, game metrics, sweeps, tournaments, solitaire, claims."""

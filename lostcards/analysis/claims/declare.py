@@ -1,0 +1,245 @@
+"""What a strategy tip's experiment declares: the tables, the bots, its measures, their controls.
+
+An experiment (``experiments/<tip>.py``) is a ``Claim``: the tip's words, its
+statements, and its ``Measure`` s, each with what the tip says it should be
+(an ``Expect``), whether it decides the verdict, the tables it is taken in,
+and the control (``Control``) under which it comes out the other way.  A
+measure is either a paired comparison on duplicate deals (``pair``: two
+switch sets of the same bot, the one the tip prescribes first) or one of the
+values the claim's ``measure(subject)`` function returns.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Union
+
+from lostcards.analysis.claims.verdict import FAILS, HOLDS, Expect, combine
+from lostcards.analysis.stats import Estimate
+
+# The bots whose rows decide the verdicts (one line to change when a new strong bot lands),
+# and those measured beside them for contrast and as controls.
+DECIDING = ("expert", "search")
+CONTEXT_BOTS = ("random", "greedy")
+BOTS = (*CONTEXT_BOTS, *DECIDING)
+OPPONENT = "opponent"       # expert, on search's deals, as search's opponent (context)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Where a tip is measured: a preset, a player count, and what a row counts (a seat or a team)."""
+
+    key: str
+    preset: str
+    players: int
+    unit: str                # "seat" or "team"
+    label: str
+    data: str                # tables that share their rounds share this key (4 players: seat and team)
+
+
+TABLES = {t.key: t for t in (
+    Table("2p", "expeditions", 2, "seat", "2 players", "2p"),
+    Table("4p-seat", "expeditions", 4, "seat", "4 players (per seat)", "4p"),
+    Table("4p-team", "expeditions", 4, "team", "4 players (per team)", "4p"),
+    Table("1p", "expeditions", 1, "seat", "solitaire", "1p"),
+    Table("lc", "lost-cities", 2, "seat", "lost-cities", "lc"),
+)}
+ALL_TABLES = tuple(TABLES)
+SEARCH_TABLES = ("2p", "1p")       # search is too slow for the others within the report's budget
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A table, possibly with ruleset parameters changed (a control)."""
+
+    table: str = "2p"
+    overrides: tuple = ()            # ((name, value), ...)
+
+    @property
+    def spec(self) -> Table:
+        return TABLES[self.table]
+
+    def rules(self):
+        from lostcards.rules.ruleset import rules
+        t = self.spec
+        return rules(t.preset, players=t.players, **dict(self.overrides))
+
+    @property
+    def data(self) -> str:
+        """Settings that share their rounds (4 players: per seat and per team) share this."""
+        extra = ",".join(f"{k}={_text(v)}" for k, v in self.overrides)
+        return self.spec.data + (f"({extra})" if extra else "")
+
+    @property
+    def label(self) -> str:
+        extra = ", ".join(f"{k}={_text(v)}" for k, v in self.overrides)
+        return self.spec.label + (f" with {extra}" if extra else "")
+
+
+def _text(v) -> str:
+    return ",".join(map(str, v)) if isinstance(v, tuple) else str(v)
+
+
+@dataclass(frozen=True)
+class Control:
+    """A setting under which a deciding measure comes out a given way, and the verdict it gives there.
+
+    ``policy`` replaces the bot (e.g. ``random``), ``switches`` are added to it
+    (e.g. ``open=-30``), ``overrides`` change the ruleset (e.g. hand_size=12).
+    """
+
+    gives: str = FAILS
+    policy: str = ""
+    switches: str = ""
+    table: str = "2p"
+    overrides: tuple = ()
+
+    def __post_init__(self):
+        assert self.gives in (HOLDS, FAILS), self.gives
+
+    def setting(self) -> Setting:
+        return Setting(self.table, tuple(self.overrides))
+
+    @property
+    def bot(self) -> str:
+        who = self.policy or "expert"
+        return who + ((":" if ":" not in who else ",") + self.switches if self.switches else "")
+
+    def text(self) -> str:
+        where = ", ".join(f"{k}={_text(v)}" for k, v in self.overrides)
+        return f"{self.bot} ({TABLES[self.table].label}{', ' + where if where else ''}): {self.gives}"
+
+
+ExpectSpec = Union[Expect, Callable[["Setting"], Expect]]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One measure of a tip.
+
+    ``expect`` may be a function of the setting (the tip's arithmetic, e.g. the deck
+    divided by the players, per seat or per team).  ``pair`` makes it a paired comparison on duplicate
+    deals: (the switches of the bot the tip prescribes, those of the other), each a
+    string or a function of the ruleset; the estimate is the first's margin over the
+    second, points a round.  ``tables`` are where it decides, ``context`` where it
+    is only shown.  ``bots``: who it is measured for (default: the claim's).
+    A deciding measure names ``controls``: at least one setting where it holds and
+    one where it does not (the tests run each one on a small run), so that it
+    cannot hold, or fail, by construction.
+    """
+
+    name: str
+    label: str
+    expect: ExpectSpec
+    unit: str = ""
+    decides: bool = True
+    tables: tuple = ("2p",)
+    context: tuple = ()
+    bots: Optional[tuple] = None
+    pair: Optional[tuple] = None
+    controls: tuple = ()            # Control, ...: settings where it holds and where it does not
+    statement: str = ""             # which of the tip's statements it tests (a short name)
+
+    def expect_for(self, setting) -> Expect:
+        return self.expect(setting) if callable(self.expect) else self.expect
+
+    def where(self) -> tuple:
+        return tuple(dict.fromkeys(self.tables + self.context))
+
+
+def switches_for(part, rules) -> str:
+    return part(rules) if callable(part) else part
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One strategy tip as an experiment, declared before it is run."""
+
+    id: str
+    order: int
+    title: str
+    tip: str                         # the tip's own words, quoted from the rule sheet
+    measured: str                    # what is measured, in plain words
+    measures: tuple                  # Measure, ...
+    statements: dict = field(default_factory=dict)   # short name -> the statement in words
+    bots: tuple = BOTS
+    not_run: str = ""                # what is left out, and why
+
+    def measure_named(self, name: str) -> Measure:
+        return next(m for m in self.measures if m.name == name)
+
+    def tables(self) -> tuple:
+        out = []
+        for m in self.measures:
+            out.extend(m.where())
+        return tuple(t for t in ALL_TABLES if t in out)
+
+
+@dataclass
+class Row:
+    """One measure of one bot in one table: the estimate, what the tip says, and the verdict."""
+
+    claim: str
+    measure: Measure
+    bot: str
+    policy: str                      # the policy spec the row is about
+    baseline: str                    # paired rows: the policy it is compared with
+    setting: Setting
+    est: Estimate
+    expect: Expect
+    decides: bool
+    verdict: str = ""
+    data: frozenset = frozenset()    # the data keys it was measured on (what more rounds would cost)
+    stage: int = 1                   # the stage that measured it last
+
+    @property
+    def key(self) -> tuple:
+        return (self.measure.name, self.bot, self.setting.table)
+
+    @property
+    def table(self) -> str:
+        return self.setting.table
+
+
+@dataclass
+class Result:
+    """A claim's rows, figure and words, once measured."""
+
+    claim: Claim
+    rows: list
+    skipped: list = field(default_factory=list)      # (measure, bot, table, why)
+    figure: object = None
+    reading: str = ""
+    tips: list = field(default_factory=list)         # sentences for tips.md
+    details: str = ""
+    subjects: dict = field(default_factory=dict)     # (bot, table) -> Subject: the data, for figures
+
+    def subject(self, bot: str = "expert", table: str = "2p"):
+        return self.subjects.get((bot, table))
+
+    def get(self, measure: str, bot: str = "expert", table: str = "2p") -> Optional[Row]:
+        return next((r for r in self.rows if r.measure.name == measure and r.bot == bot and r.table == table), None)
+
+    def value(self, measure: str, bot: str = "expert", table: str = "2p") -> float:
+        r = self.get(measure, bot, table)
+        return r.est.estimate if r else float("nan")
+
+    def table_verdicts(self) -> dict:
+        """{table: the tip's verdict there}, over the deciding rows of each table."""
+        out = {}
+        for t in self.claim.tables():
+            vs = [r.verdict for r in self.rows if r.decides and r.table == t]
+            if vs:
+                out[t] = combine(vs)
+        return out
+
+    def statement_verdicts(self) -> dict:
+        """{(statement, table): verdict} over the deciding rows of each of the tip's statements."""
+        out = {}
+        for r in self.rows:
+            if r.decides:
+                out.setdefault((r.measure.statement or r.measure.name, r.table), []).append(r.verdict)
+        return {k: combine(v) for k, v in out.items()}
+
+    def overall(self) -> str:
+        """The tip's verdict over its tables (``where`` in the report says which)."""
+        return combine(self.table_verdicts().values())

@@ -1,0 +1,198 @@
+"""Running the claims: measure every tip, widen the deciding intervals, play more where undecided, write.
+
+1. Every claim's measures are taken for every bot and table they declare
+   (``measure_claim``): a paired comparison through ``Subject.margin``, any
+   other measure from the experiment's ``measure(subject)``.
+2. The deciding intervals are made simultaneous over the whole report:
+   Bonferroni over the m deciding rows and the most stages the runner may take,
+   level 1 - 0.05 / (m x stages).  Context rows keep 95% and get no verdict.
+3. While some deciding row is undecided and the time budget allows, those rows
+   are measured again on twice the rounds (stage 2, 3, ...): the rounds already
+   played are kept and only new ones are played; doubling a kind of data costs
+   about what it cost so far, and the rows whose data cost least go first.
+4. The verdicts per table and per tip, the figures, words, ``claims.csv``,
+   ``claims.md``, ``tips.md`` and the manifest are written.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from lostcards.analysis.claims.data import Context, with_switches
+from lostcards.analysis.claims.declare import DECIDING, OPPONENT, Result, Row, Setting, switches_for
+from lostcards.analysis.claims.loader import experiments_dir, load_experiments
+from lostcards.analysis.claims.report import write_all
+from lostcards.analysis.claims.verdict import UNDECIDED, simultaneous_level
+from lostcards.errors import ClaimsError
+
+MIN_N = 20              # a context row with fewer observations is left out (the report says so)
+MAX_STAGES = 3          # stage k plays 2^(k-1) times the first stage's rounds
+CONTEXT_SHARE = 0.5     # context comparisons (sweeps) play half the deals of deciding ones
+BUDGET_S = 480.0        # the default time budget of a run (seconds), stages included
+RESERVE_S = 30.0        # of it, kept for the figures and files
+
+
+def policy_label(subject) -> str:
+    return "expert (against search)" if subject.bot == OPPONENT else subject.spec
+
+
+def measure_claim(mod, ctx: Context, wanted=None) -> Result:
+    """The rows of one claim at the context's present size (all, or the (measure, bot, table) keys
+    in `wanted`); their verdicts come later (``judge``)."""
+    claim = mod.CLAIM
+    subjects, values = {}, {}
+    rows, skipped = [], []
+    for m in claim.measures:
+        for table in m.where():
+            setting = Setting(table)
+            for bot in (m.bots or claim.bots):
+                if wanted is not None and (m.name, bot, table) not in wanted:
+                    continue
+                s = subjects.setdefault((bot, table), ctx.subject(bot, setting))
+                if s.available():
+                    continue                # said once for the report (its section on the players)
+                decides = m.decides and table in m.tables and bot in DECIDING
+                if m.pair:
+                    ctx.touched = set()
+                    a, b = (switches_for(p, s.rules) for p in m.pair)
+                    est = s.margin(a, b, 1.0 if decides else CONTEXT_SHARE)
+                    policy, baseline, data = with_switches(s.spec, a), with_switches(s.spec, b), ctx.touched
+                else:
+                    if (bot, table) not in values:
+                        ctx.touched = set()
+                        values[bot, table] = (mod.measure(s), ctx.touched)
+                    got, data = values[bot, table]
+                    est = got.get(m.name)
+                    if est is None:
+                        continue
+                    policy, baseline = policy_label(s), ""
+                if not decides and _invalid(est):
+                    skipped.append((m.name, bot, table, _invalid(est)))
+                    continue
+                rows.append(Row(claim.id, m, bot, policy, baseline, setting, est, m.expect_for(s.setting), decides,
+                                data=frozenset(data)))
+    return Result(claim, rows, skipped, subjects=subjects)
+
+
+def control_row(mod, measure, control, ctx: Context) -> Row:
+    """A deciding measure taken under one of its controls, judged at 95% (the tests check its verdict)."""
+    setting = control.setting()
+    s = ctx.subject(control.bot, setting)
+    if measure.pair:
+        a, b = (switches_for(p, s.rules) for p in measure.pair)
+        est, policy = s.margin(a, b), with_switches(s.spec, a)
+    else:
+        est, policy = mod.measure(s)[measure.name], s.spec
+    expect = measure.expect_for(setting)
+    return Row(mod.CLAIM.id, measure, control.bot, policy, "", setting, est, expect, True,
+               expect.verdict(est.ci_low, est.ci_high))
+
+
+def _invalid(e) -> str:
+    if e.n < MIN_N:
+        return f"only {e.n} observations"
+    if not all(np.isfinite([e.estimate, e.ci_low, e.ci_high])):
+        return "no finite interval"
+    return ""
+
+
+def _next_stage(results: dict, ctx: Context, seconds_left: float) -> tuple:
+    """({claim id: {row keys}} to measure again on twice the rounds, rows left undecided for the budget).
+
+    Doubling a kind of data costs about what it has cost so far; the cheapest rows go first."""
+    undecided = [(cid, r) for cid, res in results.items() for r in res.rows if r.decides and r.verdict == UNDECIDED]
+    undecided.sort(key=lambda cr: sum(ctx.key_seconds.get(k, 0.0) for k in cr[1].data))
+    todo, keys, need, left = {}, set(), 0.0, 0
+    for cid, r in undecided:
+        extra = sum(ctx.key_seconds.get(k, 0.0) for k in r.data - keys)
+        if need + extra > seconds_left:
+            left += 1
+            continue
+        keys |= r.data
+        need += extra
+        todo.setdefault(cid, set()).add(r.key)
+    return todo, left
+
+
+def judge(res: Result, level: float) -> None:
+    judge_rows(res.rows, level)
+
+
+def judge_rows(rows, level: float) -> None:
+    """Deciding rows: their interval at the simultaneous level, and their verdict; context rows: none."""
+    for r in rows:
+        if r.decides:
+            r.est = r.est.at(level)
+            r.verdict = r.expect.verdict(r.est.ci_low, r.est.ci_high)
+        else:
+            r.verdict = ""
+
+
+@dataclass
+class Run:
+    """What a claims run found and how it went (for the writers)."""
+
+    results: dict                   # claim id -> Result
+    ctx: Context
+    level: float
+    deciding: int
+    stages: list = field(default_factory=list)      # (stage, scale, rows measured, seconds, rows left out)
+    seconds: float = 0.0
+    command: str = ""
+    budget: float = BUDGET_S
+    looks: int = MAX_STAGES
+
+
+def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, directory=None,
+               say: Callable = None, threads: int | None = None, command: str = "",
+               budget: float | None = None, stages: int = MAX_STAGES):
+    """Run the experiments (all, or those named), write the report into `out`; returns the CSV table."""
+    t0 = time.time()
+    say = say or (lambda *_: None)
+    mods = load_experiments(directory)
+    if not mods:
+        raise ClaimsError(f"no experiments found in {directory or experiments_dir()}")
+    unknown = [i for i in ids if i not in mods]
+    if unknown:
+        raise ClaimsError(f"unknown claim {', '.join(unknown)} (known: {', '.join(mods)})")
+    chosen = {i: mods[i] for i in (ids or mods)}
+    budget = BUDGET_S if budget is None else float(budget)
+    ctx = Context(seed=seed, quick=quick, say=say, threads=threads)
+    results, log = {}, []
+    ts = time.time()
+    for cid, mod in chosen.items():
+        say(f"{cid} ...")
+        results[cid] = measure_claim(mod, ctx)
+    deciding = sum(r.decides for res in results.values() for r in res.rows)
+    level = simultaneous_level(deciding, max(1, stages))
+    for res in results.values():
+        judge(res, level)
+    log.append((1, 1, deciding, round(time.time() - ts, 1), 0))
+    for stage in range(2, max(1, stages) + 1):
+        todo, left = _next_stage(results, ctx, budget - RESERVE_S - (time.time() - t0))
+        if not todo:
+            break
+        ts = time.time()
+        ctx.scale *= 2
+        say(f"stage {stage} (x{ctx.scale} the rounds): {sum(map(len, todo.values()))} undecided rows")
+        for cid, wanted in todo.items():
+            new = {r.key: r for r in measure_claim(chosen[cid], ctx, wanted).rows}
+            judge_rows(new.values(), level)
+            for r in new.values():
+                r.stage = stage
+            results[cid].rows = [new.get(r.key, r) for r in results[cid].rows]
+        log.append((stage, ctx.scale, sum(map(len, todo.values())), round(time.time() - ts, 1), left))
+    for cid, res in results.items():
+        mod = chosen[cid]
+        res.figure = mod.figure(res) if hasattr(mod, "figure") else None
+        res.reading = mod.reading(res) if hasattr(mod, "reading") else ""
+        res.tips = mod.tips(res) if hasattr(mod, "tips") else []
+    run = Run(results, ctx, level, deciding, log, time.time() - t0, command or "lostcards claims", budget,
+              max(1, stages))
+    df = write_all(run, Path(out))
+    say(f"wrote {out}: {len(df)} rows, {deciding} deciding, in {time.time() - t0:.0f}s")
+    return df

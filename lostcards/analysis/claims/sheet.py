@@ -1,0 +1,23 @@
+"""``tips.md``: the rule sheet's strategy tips rewritten with what was measured, a sentence at a time.
+
+Each experiment's ``tips(result)`` gives its sentences, in the tips' own short
+style, with numbers written by ``claims.words`` from its rows; every sentence
+links to its evidence in ``claims.md``.
+"""
+from __future__ import annotations
+
+
+def tips_markdown(run) -> str:
+    L = ["# Strategy tips, as measured\n",
+         "The strategy tips of the Expeditions rule sheet, rewritten with what `lostcards claims` measured "
+         f"(`{run.command}`). Every sentence links to its evidence in `claims.md`; every number is a row of "
+         "`claims.csv`. \"A strong bot\" is `expert` (and `search` where it was measured); ranges are the "
+         "middle 80% (10th to 90th percentile).\n"]
+    for res in run.results.values():
+        link = f"[→](claims.md#{res.claim.id})"
+        sentences = [s.strip() for s in res.tips if s.strip()]
+        if not sentences:
+            continue
+        L.append(f"- **{res.claim.title}.** " + " ".join(f"{s} {link}" for s in sentences))
+    L.append("")
+    return "\n".join(L)

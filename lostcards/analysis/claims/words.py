@@ -1,0 +1,110 @@
+"""Numbers in words: how the report and the tip sheet write an estimate.
+
+Every number a sentence shows is an estimate, interval end or declared value
+of a row of ``claims.csv``, written by one of these functions, so that a
+reader (and ``tests/test_claims.py``) can find it in the CSV.
+"""
+from __future__ import annotations
+
+import math
+
+from lostcards.analysis.claims.verdict import FAILS, HOLDS, PARTLY, UNDECIDED
+
+TABLE_DIGITS = ((100, 0), (10, 1), (1, 2), (0, 3))     # |x| from .. : decimals, for tables
+SENTENCE_DIGITS = ((10, 0), (1, 1), (0, 2))             # ... for sentences
+
+
+def _number(x: float, digits) -> str:
+    a = abs(x)
+    d = next(d for lo, d in digits if a >= lo)
+    return f"{x:.{d}f}"
+
+
+def fmt(x: float, unit: str = "") -> str:
+    """A number as the report's tables write it (shares as percentages)."""
+    if not math.isfinite(x):
+        return "∞" if x == math.inf else ("-∞" if x == -math.inf else "–")
+    return f"{100 * x:.1f}%" if unit == "share" else _number(x, TABLE_DIGITS)
+
+
+def short(x: float, unit: str = "") -> str:
+    """A number as a sentence writes it: two or three figures (shares as whole percentages)."""
+    if not math.isfinite(x):
+        return "–"
+    if unit == "share":
+        p = 100 * x
+        return f"{p:.0f}%" if abs(p) >= 10 else f"{p:.1f}%"
+    return _number(x, SENTENCE_DIGITS)
+
+
+def signed(x: float, unit: str = "") -> str:
+    s = short(x, unit)
+    return s if s.startswith("-") or s == "–" else "+" + s
+
+
+def fmt_est(e, unit: str = "") -> str:
+    """estimate [low, high]."""
+    return f"{fmt(e.estimate, unit)} [{fmt(e.ci_low, unit)}, {fmt(e.ci_high, unit)}]"
+
+
+def row_text(row, unit: str = "") -> str:
+    """A row's estimate and interval, short, for a sentence."""
+    if row is None:
+        return "–"
+    u = unit or row.measure.unit
+    e = row.est
+    return f"{short(e.estimate, u)} [{short(e.ci_low, u)}, {short(e.ci_high, u)}]"
+
+
+def value(row, unit: str = "", sign: bool = False) -> str:
+    """A row's estimate alone, short."""
+    if row is None:
+        return "–"
+    u = unit or row.measure.unit
+    return signed(row.est.estimate, u) if sign else short(row.est.estimate, u)
+
+
+def change(row, up: str = "gains", down: str = "loses", unit: str = "") -> str:
+    """'gains 3.1' or 'loses 12' for a row's estimate (its size, in words that carry the sign)."""
+    if row is None:
+        return "–"
+    x = row.est.estimate
+    return f"{up if x >= 0 else down} {short(abs(x), unit or row.measure.unit)}"
+
+
+def by_verdict(row, holds: str, fails: str, other: str) -> str:
+    """The words that fit a row's verdict (or, for a context row, the sign of its estimate)."""
+    if row is None:
+        return other
+    v = row.verdict or (HOLDS if row.est.estimate > 0 else FAILS)
+    return holds if v == HOLDS else fails if v == FAILS else other
+
+
+PLACES = {"2p": "with 2 players", "4p-team": "for a 4-player team", "4p-seat": "for a seat of 4",
+          "1p": "in solitaire", "lc": "under lost-cities"}
+
+
+def across(res, measure: str, tables=("2p", "4p-team", "1p", "lc"), bot: str = "expert") -> str:
+    """'X [lo, hi] points a round with 2 players, Y for a 4-player team, ... and Z under lost-cities'."""
+    parts = [f"{row_text(res.get(measure, bot, t))} {PLACES[t]}" for t in tables if res.get(measure, bot, t)]
+    if parts and parts[0].endswith(PLACES[tables[0]]):
+        parts[0] = parts[0].replace(PLACES[tables[0]], "points a round " + PLACES[tables[0]])
+    return join(parts)
+
+
+def changes(res, measure: str, up: str = "gains", down: str = "loses", bot: str = "expert") -> str:
+    """'loses 13 points a round with two players (loses 2.8 for a four-player team, loses 4.8 under
+    lost-cities)' for a paired measure."""
+    c = lambda t: change(res.get(measure, bot, t), up, down)  # noqa: E731
+    return (f"{c('2p')} points a round with two players ({c('4p-team')} for a four-player team, "
+            f"{c('lc')} under lost-cities)")
+
+
+VERB = {HOLDS: "holds", FAILS: "does not hold", PARTLY: "holds in part", UNDECIDED: "is undecided"}
+
+
+def join(items, last: str = "and") -> str:
+    items = [i for i in items if i]
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + f" {last} " + items[-1]

@@ -1,0 +1,398 @@
+"""`lostcards sweep`: the game metrics over a grid of rule parameters, on common seeds.
+
+    lostcards sweep --grid hand_size=5,6,7,8 --grid bonus_cards=5,6,7,8 --rounds 20000 --out runs/sweep
+    lostcards sweep --rules lost-cities --players 4 --grid stall_limit=0,4,8 --set turn_cap=2000
+    lostcards sweep --set stall_limit=2 --policy greedy         # one cell: the metrics and the checks
+
+Every cell is a ruleset (the preset, ``--set`` overrides, then the cell's grid
+values) and is played on the same seed and the same round indices, so cells
+with the same deck (same suits, numbers, investments, extra copies, players)
+get the same shuffles: common random numbers.  Each metric is compared with a
+baseline cell as a *paired* difference over the same rounds, deals or matches,
+with its own 95% interval (``lostcards.metrics.paired_diff``).
+
+Every cell is built and validated before anything is played: an impossible
+value (``hand_size=0``, ``suits=9``, ``bonus_cards`` above the cards of a suit,
+...) is refused with a message that names the parameter and the cell.
+
+Checks (thresholds in ``THRESHOLDS``, overridable on the command line); a cell is flagged when:
+
+- ``stall_or_cap``: the share of rounds ended by the stall rule or the turn cap is above 5%;
+- ``first_player``: the first player's win rate (draws half) is above 55% and its
+  95% interval lies above 50%;
+- ``skill``: the policy's win rate against ``random`` (per game, draws half, duplicate
+  deals) is below 75%.
+
+Writes ``metrics.csv`` (tidy: one row per cell and metric), ``diffs.csv`` (paired
+differences against the baseline), ``flags.csv``, ``sweep-metrics.png`` and
+``sweep-diffs.png`` (heat maps for two grid parameters, lines with intervals for
+one, dots with intervals otherwise) and ``manifest.json``.
+"""
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from lostcards.analysis.metrics import CellData, diff_table, measure, same_deals
+from lostcards.errors import RulesError, SweepError
+from lostcards.rules.ruleset import PARAMETERS, PRESETS, Ruleset, convert, format_value
+from lostcards.rules.ruleset import rules as make_rules
+from lostcards.run.batchdir import write_manifest
+
+THRESHOLDS = {
+    "stall_or_cap": 0.05,   # flag above: share of rounds ended by the stall rule or the turn cap
+    "first_player": 0.55,   # flag above (and its interval above 0.5): first player's win rate, draws half
+    "skill": 0.75,          # flag below: the policy's win rate against random, draws half
+}
+CHECKS = {
+    "stall_or_cap": ("ended_by_stall_or_cap", "",
+                     "rounds often end by the stall rule or the turn cap: share above {t:.0%}"),
+    "first_player": ("first_player_win_rate", "",
+                     "the first player wins clearly more than half: win rate (draws half) above {t:.0%} "
+                     "with its 95% interval above 50%"),
+    "skill": ("win_rate", "random",
+              "skill barely shows: the policy's win rate against random (draws half) below {t:.0%}"),
+}
+# what the figures show: (metric, opponent)
+KEY_METRICS = [("turns_per_round", ""), ("ended_by_stall_or_cap", ""), ("first_player_win_rate", ""),
+               ("score_mean", ""), ("bonus_rate", ""), ("margin", "greedy"), ("win_rate", "random"),
+               ("leader_loses_match", "")]
+
+
+
+
+# ---- the grid -------------------------------------------------------------------------
+
+def _convert(name: str, text) -> object:
+    try:
+        return convert(name, text)
+    except RulesError as e:
+        raise SweepError(f"--grid {name}: {e}") from None
+
+
+def parse_grid(items) -> dict:
+    """``["hand_size=5,6,7,8", "bonus_cards=5..8"]`` -> ``{"hand_size": [5, 6, 7, 8], "bonus_cards": [5, 6, 7, 8]}``.
+
+    Values are separated by commas; an integer range ``a..b`` expands.  For a
+    list parameter (``numbers``, ``extra_low``) the values are separated by ``;``
+    and each is a list (``--grid "extra_low=2,3,4;2;"``).  Refuses unknown
+    parameters, a parameter given twice, no values, repeated values.
+    """
+    grid: dict = {}
+    for item in items:
+        if "=" not in item:
+            raise SweepError(f"--grid {item!r} must be PARAM=V1,V2,... (parameters: {', '.join(PARAMETERS)})")
+        name, text = (s.strip() for s in item.split("=", 1))
+        if name not in PARAMETERS:
+            raise SweepError(f"--grid {name}: unknown rule parameter (known: {', '.join(PARAMETERS)})")
+        if name in grid:
+            raise SweepError(f"--grid {name} is given twice: put all its values in one --grid")
+        kind = PARAMETERS[name][0]
+        if kind == "ints":
+            raw = [t.strip() for t in text.split(";")]
+        else:
+            raw = []
+            for t in (t.strip() for t in text.split(",")):
+                if kind == "int" and ".." in t:
+                    lo, hi = t.split("..", 1)
+                    a, b = _convert(name, lo), _convert(name, hi)
+                    if b < a:
+                        raise SweepError(f"--grid {name}={t}: an empty range")
+                    raw += [str(v) for v in range(a, b + 1)]
+                elif t:
+                    raw.append(t)
+        if not raw or (kind != "ints" and not any(raw)):
+            raise SweepError(f"--grid {name}: no values")
+        values = [_convert(name, t) for t in raw]
+        if len(set(values)) != len(values):
+            raise SweepError(f"--grid {name}: a value is repeated ({text})")
+        grid[name] = values
+    return grid
+
+
+@dataclass
+class Cell:
+    """One ruleset of the grid: its grid values and the validated ruleset."""
+
+    index: int
+    values: dict
+    rules: Ruleset
+    base: Ruleset      # the ruleset before the grid values (preset and --set)
+
+    @property
+    def label(self) -> str:
+        return ", ".join(f"{k}={format_value(v)}" for k, v in self.values.items()) or self.rules.describe()
+
+
+def build_cells(preset: str = "expeditions", sets: dict | None = None, grid: dict | None = None,
+                players: int | None = None) -> list[Cell]:
+    """Every cell of the grid as a validated ruleset; refuses the first impossible one, naming the parameter."""
+    if preset not in PRESETS:
+        raise SweepError(f"--rules {preset!r}: unknown preset (presets: {', '.join(PRESETS)})")
+    sets = dict(sets or {})
+    grid = dict(grid or {})
+    if players is not None:
+        if "players" in grid:
+            raise SweepError("--players and --grid players=... together: give the player counts in the grid")
+        sets["players"] = players
+    for k in grid:
+        if k in sets:
+            raise SweepError(f"{k} is both set (--set/--players) and swept (--grid): choose one")
+    try:
+        base = make_rules(preset, **sets)
+    except RulesError as e:
+        raise SweepError(f"--set: {e}") from None
+    names = list(grid)
+    cells = []
+    for i, combo in enumerate(itertools.product(*(grid[n] for n in names))):
+        values = dict(zip(names, combo))
+        try:
+            r = make_rules(base, **values)
+        except RulesError as e:
+            where = ", ".join(f"{k}={format_value(v)}" for k, v in values.items())
+            raise SweepError(f"grid cell {where} is refused: {e}") from None
+        cells.append(Cell(i, values, r, base))
+    return cells
+
+
+def choose_baseline(cells: list[Cell], items=()) -> int:
+    """The baseline cell: the one matching ``items`` (PARAM=VALUE), else the cell equal to the
+    preset and --set values when the grid holds it, else the first cell."""
+    if items:
+        want = {}
+        for item in items:
+            if "=" not in item:
+                raise SweepError(f"--baseline {item!r} must be PARAM=VALUE")
+            k, v = (s.strip() for s in item.split("=", 1))
+            if k not in cells[0].values:
+                raise SweepError(f"--baseline {k}: not a grid parameter (grid: {', '.join(cells[0].values) or 'none'})")
+            want[k] = _convert(k, v)
+        hits = [c.index for c in cells if all(c.values[k] == v for k, v in want.items())]
+        if not hits:
+            raise SweepError(f"--baseline {', '.join(items)}: no cell of the grid has these values")
+        return hits[0]
+    base_vals = [c for c in cells if all(getattr(c.base, k) == v for k, v in c.values.items())]
+    return base_vals[0].index if base_vals else 0
+
+
+# ---- running ---------------------------------------------------------------------------
+
+def _with_cell(df: pd.DataFrame, cell: Cell, names: list) -> pd.DataFrame:
+    df = df.copy()
+    front = {"cell": cell.index, "label": cell.label}
+    for k in names:
+        if k in df.columns:         # e.g. players: the tables carry it already
+            continue
+        front[k] = format_value(cell.values[k]) if isinstance(cell.values[k], tuple) else cell.values[k]
+    for j, (k, v) in enumerate(front.items()):
+        df.insert(j, k, v)
+    return df
+
+
+def run_sweep(cells: list[Cell], policy: str = "expert", opponents=("greedy", "random"),
+              rounds: int = 20_000, seed: int = 0, skill_rounds: int | None = None, baseline: int = 0,
+              thresholds: dict | None = None, threads=None, progress=None) -> dict:
+    """Play every cell on the same seed; returns a dict of DataFrames: metrics, diffs, flags, cells,
+    and ``data`` (the CellData of every cell, for further paired comparisons)."""
+    names = list(cells[0].values) if cells else []
+    data: list[CellData] = []
+    t_all = time.time()
+    for c in cells:
+        d = measure(c.rules, policy, opponents, rounds, seed, skill_rounds, threads)
+        data.append(d)
+        if progress:
+            left = (time.time() - t_all) / len(data) * (len(cells) - len(data))
+            progress(f"[cell {c.index + 1}/{len(cells)}] {c.label}: {d.seconds:.1f} s"
+                     + (f", about {left:.0f} s left" if len(data) < len(cells) else ""))
+    met = pd.concat([_with_cell(d.table(), c, names) for c, d in zip(cells, data)], ignore_index=True)
+    base = data[baseline]
+    diffs = []
+    for c, d in zip(cells, data):
+        t = diff_table(d, base)
+        t.insert(0, "same_deals", same_deals(c.rules, base.rules))
+        t.insert(0, "baseline", cells[baseline].label)
+        diffs.append(_with_cell(t, c, names))
+    diffs = pd.concat(diffs, ignore_index=True)
+    flags = flag_table(met, thresholds)
+    cell_tab = pd.DataFrame([{"cell": c.index, "label": c.label, **{k: (format_value(v) if isinstance(v, tuple) else v)
+                                                                   for k, v in c.values.items()},
+                              "rules": c.rules.describe(), "players": c.rules.players,
+                              "baseline": c.index == baseline, "seconds": round(d.seconds, 2),
+                              "flags": ";".join(flags.loc[(flags["cell"] == c.index) & flags["flagged"],
+                                                          "check"])}
+                             for c, d in zip(cells, data)])
+    return {"metrics": met, "diffs": diffs, "flags": flags, "cells": cell_tab, "data": data,
+            "grid": names, "baseline": baseline, "seconds": time.time() - t_all}
+
+
+def flag_table(met: pd.DataFrame, thresholds: dict | None = None) -> pd.DataFrame:
+    """One row per cell and check: the measured value with its interval, the threshold, flagged or not."""
+    th = {**THRESHOLDS, **(thresholds or {})}
+    rows = []
+    cells = met[["cell", "label"]].drop_duplicates() if "cell" in met else pd.DataFrame({"cell": [0], "label": [""]})
+    for _, c in cells.iterrows():
+        m = met[met["cell"] == c["cell"]] if "cell" in met else met
+        for check, (metric, opp, text) in CHECKS.items():
+            row = m[(m["metric"] == metric) & (m["opponent"] == opp)]
+            t = th[check]
+            out = {"cell": c["cell"], "label": c["label"], "check": check, "metric": metric,
+                   "opponent": opp, "threshold": t, "rule": text.format(t=t)}
+            if row.empty:
+                rows.append({**out, "estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": 0,
+                             "flagged": False, "note": "not measured (solitaire, or no such opponent)"})
+                continue
+            r = row.iloc[0]
+            est, lo = float(r["estimate"]), float(r["ci_low"])
+            if check == "stall_or_cap":
+                flagged = est > t
+            elif check == "first_player":
+                flagged = est > t and lo > 0.5
+            else:
+                flagged = est < t
+            rows.append({**out, "estimate": est, "ci_low": lo, "ci_high": float(r["ci_high"]),
+                         "n": int(r["n"]), "flagged": bool(flagged), "note": ""})
+    return pd.DataFrame(rows)
+
+
+# ---- figures -----------------------------------------------------------------------------
+
+def _pick(df: pd.DataFrame, metric: str, opp: str) -> pd.DataFrame:
+    return df[(df["metric"] == metric) & (df["opponent"] == opp)].sort_values("cell")
+
+
+def _title(metric: str, opp: str) -> str:
+    return metric.replace("_", " ") + (f" vs {opp}" if opp else "")
+
+
+def figure(table: pd.DataFrame, grid: list, path, title: str, diff: bool = False) -> bool:
+    """Heat maps (two grid parameters), lines with 95% intervals (one), or dots with intervals."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    panels = [(m, o) for m, o in KEY_METRICS if not _pick(table, m, o).empty]
+    if not panels:
+        return False
+    ncol = min(4, len(panels))
+    nrow = -(-len(panels) // ncol)
+    w = 4.2 if len(grid) != 2 else max(4.2, 0.9 * len(table[grid[1]].unique()) + 1.5)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(w * ncol, 3.6 * nrow + (0.6 if len(grid) > 2 else 0)),
+                             squeeze=False)
+    for ax in axes.flat[len(panels):]:
+        ax.axis("off")
+    for ax, (metric, opp) in zip(axes.flat, panels):
+        d = _pick(table, metric, opp)
+        est = d["estimate"].to_numpy(float)
+        lo = np.fmin(d["ci_low"].to_numpy(float), est)      # guard float round-off at the bounds
+        hi = np.fmax(d["ci_high"].to_numpy(float), est)
+        half = (hi - lo) / 2
+        if len(grid) == 2:
+            a, b = grid
+            av = list(dict.fromkeys(d[a]))
+            bv = list(dict.fromkeys(d[b]))
+            M = np.full((len(av), len(bv)), np.nan)
+            H = np.full_like(M, np.nan)
+            for e, h, x, y in zip(est, half, d[a], d[b]):
+                M[av.index(x), bv.index(y)] = e
+                H[av.index(x), bv.index(y)] = h
+            if diff:
+                lim = np.nanmax(np.abs(M)) or 1.0
+                im = ax.imshow(M, cmap="RdBu_r", vmin=-lim, vmax=lim, aspect="auto", origin="lower")
+            else:
+                im = ax.imshow(M, cmap="viridis", aspect="auto", origin="lower")
+            cb = fig.colorbar(im, ax=ax, fraction=0.046, pad=0.04)
+            cb.formatter.set_useOffset(False)
+            cb.update_ticks()
+            for i in range(len(av)):
+                for j in range(len(bv)):
+                    if not np.isnan(M[i, j]):
+                        sig = "*" if diff and abs(M[i, j]) > H[i, j] else ""
+                        ax.text(j, i, f"{M[i, j]:.3g}{sig}\n±{H[i, j]:.2g}", ha="center", va="center",
+                                fontsize=7, color="white" if not diff else "black")
+            ax.set_xticks(range(len(bv)), [str(v) for v in bv])
+            ax.set_yticks(range(len(av)), [str(v) for v in av])
+            ax.set_xlabel(b)
+            ax.set_ylabel(a)
+        elif len(grid) == 1:
+            a = grid[0]
+            xs = list(d[a])
+            num = all(isinstance(v, (int, np.integer, float)) and not isinstance(v, bool) for v in xs)
+            x = np.array(xs, float) if num else np.arange(len(xs))
+            ax.errorbar(x, est, yerr=np.vstack([est - lo, hi - est]), fmt="o-", capsize=4)
+            if not num:
+                ax.set_xticks(x, [str(v) for v in xs])
+            ax.set_xlabel(a)
+            if diff:
+                ax.axhline(0, color="grey", lw=1, ls="--")
+        else:
+            y = np.arange(len(d))[::-1]
+            ax.errorbar(est, y, xerr=np.vstack([est - lo, hi - est]), fmt="o", capsize=3)
+            ax.set_yticks(y, list(d["label"]), fontsize=7)
+            if diff:
+                ax.axvline(0, color="grey", lw=1, ls="--")
+        ax.set_title(("Δ " if diff else "") + _title(metric, opp), fontsize=10)
+    fig.suptitle(title + ("  (* : 95% interval excludes 0)" if diff and len(grid) == 2 else ""))
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+# ---- output ---------------------------------------------------------------------------------
+
+def summary(res: dict, thresholds: dict | None = None) -> str:
+    """The readable summary: key metrics per cell with intervals, then the flags."""
+    met, flags = res["metrics"], res["flags"]
+    th = {**THRESHOLDS, **(thresholds or {})}
+    lines = []
+    show = [(m, o) for m, o in KEY_METRICS if not _pick(met, m, o).empty]
+    for _, c in res["cells"].iterrows():
+        mark = "  (baseline)" if c["baseline"] else ""
+        lines.append(f"cell {c['cell'] + 1}: {c['label']}  [{c['rules']}, {c['players']} players]{mark}")
+        for m, o in show:
+            r = met[(met["cell"] == c["cell"]) & (met["metric"] == m) & (met["opponent"] == o)]
+            if r.empty:
+                continue
+            r = r.iloc[0]
+            lines.append(f"    {_title(m, o):<28} {r['estimate']:>9.4g}  [{r['ci_low']:.4g}, {r['ci_high']:.4g}]"
+                         f"  n={int(r['n']):,}")
+    lines.append("")
+    lines.append("checks (a cell is flagged when):")
+    for check, (_, _, text) in CHECKS.items():
+        lines.append(f"  {check}: {text.format(t=th[check])}")
+    bad = flags[flags["flagged"]]
+    if bad.empty:
+        lines.append("no cell flagged")
+    else:
+        for _, f in bad.iterrows():
+            lines.append(f"FLAG cell {f['cell'] + 1} ({f['label']}): {f['check']}: {f['metric']}"
+                         + (f" vs {f['opponent']}" if f["opponent"] else "")
+                         + f" = {f['estimate']:.3f} [{f['ci_low']:.3f}, {f['ci_high']:.3f}], n={f['n']:,}")
+    return "\n".join(lines)
+
+
+def write(res: dict, out, manifest: dict, title: str) -> list:
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    files = []
+    for name in ("metrics", "diffs", "flags", "cells"):
+        res[name].to_csv(out / f"{name}.csv", index=False)
+        files.append(f"{name}.csv")
+    if figure(res["metrics"], res["grid"], out / "sweep-metrics.png", title):
+        files.append("sweep-metrics.png")
+    if len(res["cells"]) > 1:
+        base = res["cells"].loc[res["baseline"], "label"]
+        if figure(res["diffs"], res["grid"], out / "sweep-diffs.png",
+                  f"{title}: paired difference from {base} (95% intervals)", diff=True):
+            files.append("sweep-diffs.png")
+    for name in ("depth", "depth_steps"):
+        if name in res:
+            res[name].to_csv(out / f"{name.replace('_', '-')}.csv", index=False)
+            files.append(f"{name.replace('_', '-')}.csv")
+    manifest = {**manifest, "files": files + ["manifest.json"]}
+    write_manifest(out, manifest)
+    return files

@@ -1,0 +1,1 @@
+"""The numba engine: the twin of the reference engine, fast (random streams, state, moves, the batch loops)."""

@@ -1,0 +1,342 @@
+"""Rulesets (SPEC §1): a small immutable value, two presets, every parameter overridable.
+
+``rules("expeditions", hand_size=8)`` builds one; a value out of range raises
+``RulesError`` whose message names the parameter and what is allowed.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from numbers import Integral
+
+from lostcards.errors import RulesError
+from lostcards.rules.cards import FAMILY_LETTERS, SLOTS, deck_codes
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """Every parameter of one game variant; see SPEC §1 for their meaning."""
+
+    preset: str = "expeditions"
+    suits: int = 4
+    numbers: tuple = tuple(range(2, 11))
+    investments: int = 3
+    hand_size: int = 6
+    cost: int = 20
+    bonus_cards: int = 6
+    bonus_points: int = 20
+    stall_limit: int = 8
+    extra_low: tuple = (2, 3, 4)
+    pass_min_hand: int = 6
+    pass_twice: bool = False
+    turn_cap: int = 0
+    players: int = 2
+    rounds: int = 3
+
+    # -- derived -----------------------------------------------------------
+    @property
+    def letters(self) -> str:
+        """The suit letters in play, in order."""
+        return FAMILY_LETTERS[self.preset][: self.suits]
+
+    @property
+    def deck_size(self) -> int:
+        return len(deck_codes(self))
+
+    @property
+    def sides(self) -> int:
+        return 1 if self.players == 1 else 2
+
+    def with_(self, **overrides) -> "Ruleset":
+        """A copy with some parameters changed, validated."""
+        return make_rules(self, overrides)
+
+    def overrides(self) -> dict:
+        """The parameters that differ from this ruleset's preset."""
+        base = PRESETS[self.preset]
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if f.name != "preset" and getattr(self, f.name) != getattr(base, f.name)}
+
+    def to_record(self):
+        """The `rules` value of a round record: the preset name, or an object with overrides."""
+        over = {k: (list(v) if isinstance(v, tuple) else v) for k, v in self.overrides().items()
+                if k not in ("players",)}
+        if not over:
+            return self.preset
+        return {"preset": self.preset, **over}
+
+    def describe(self) -> str:
+        over = self.overrides()
+        over.pop("players", None)
+        if not over:
+            return self.preset
+        return self.preset + "(" + ", ".join(f"{k}={format_value(v)}" for k, v in over.items()) + ")"
+
+    def params(self):
+        """The ruleset as a small int64 array for the numba engine (layout: P_* below)."""
+        import numpy as np  # here, so that `import lostcards` needs no numpy
+        p = np.zeros(P_LEN, dtype=np.int64)
+        p[P_SUITS] = self.suits
+        p[P_INVESTMENTS] = self.investments
+        p[P_HAND] = self.hand_size
+        p[P_COST] = self.cost
+        p[P_BONUS_CARDS] = self.bonus_cards
+        p[P_BONUS_POINTS] = self.bonus_points
+        p[P_STALL] = self.stall_limit
+        p[P_PASS_MIN] = self.pass_min_hand
+        p[P_PASS_TWICE] = int(self.pass_twice)
+        p[P_TURN_CAP] = self.turn_cap
+        p[P_PLAYERS] = self.players
+        p[P_NUMBERS_MASK] = sum(1 << (n + 1) for n in self.numbers)
+        p[P_EXTRA_MASK] = sum(1 << (n + 1) for n in self.extra_low)
+        p[P_DECK] = self.deck_size
+        p[P_NUMBERS] = len(self.numbers)
+        return p
+
+
+# Layout of Ruleset.params(): indices into the int64 parameter array.
+(P_SUITS, P_INVESTMENTS, P_HAND, P_COST, P_BONUS_CARDS, P_BONUS_POINTS, P_STALL,
+ P_PASS_MIN, P_PASS_TWICE, P_TURN_CAP, P_PLAYERS, P_NUMBERS_MASK, P_EXTRA_MASK,
+ P_DECK, P_NUMBERS, P_LEN) = range(16)
+
+
+def format_value(v) -> str:
+    """A parameter value as the command line writes it: ``2,3,4``, ``true``, ``8``."""
+    if isinstance(v, tuple):
+        return ",".join(map(str, v))
+    return str(v).lower() if isinstance(v, bool) else str(v)
+
+
+PRESETS = {
+    "expeditions": Ruleset(),
+    "lost-cities": Ruleset(preset="lost-cities", suits=5, hand_size=8, bonus_cards=8,
+                           stall_limit=0, pass_min_hand=8, pass_twice=True, turn_cap=2000),
+}
+
+# name -> (kind, one-line meaning); the order is SPEC §1's.
+PARAMETERS = {
+    "suits": ("int", "how many suits (expeditions 1-4: C D H S; lost-cities 1-6: Y B W G R P)"),
+    "numbers": ("ints", "the number cards of a suit, distinct values in 2..10"),
+    "investments": ("int", "investment cards per suit, 0..3 (J, Q, K)"),
+    "hand_size": ("int", "cards dealt to each seat, 1..30, leaving a draw pile"),
+    "cost": ("int", "what an opened expedition owes, 0..1000"),
+    "bonus_cards": ("int", "cards an expedition needs for the bonus, 1..numbers+investments"),
+    "bonus_points": ("int", "the bonus, 0..1000"),
+    "stall_limit": ("int", "stall turns in a row per player that end the round, 0..1000 (0 = none)"),
+    "extra_low": ("ints", "with 4 players, numbers that get a second copy (a subset of numbers)"),
+    "pass_min_hand": ("int", "with 4 players, the hand a pass needs, 3..60"),
+    "pass_twice": ("bool", "a seat may pass on two of its own turns in a row"),
+    "turn_cap": ("int", "hard stop in turns, 0..100000 (0 = none; needed when stall_limit is 0)"),
+    "players": ("int", "1, 2 or 4"),
+    "rounds": ("int", "rounds in a match, 1 or 3"),
+}
+
+
+INT_TEXT = re.compile(r"[+-]?[0-9]+")
+MAX_DIGITS = 30
+
+
+def shorten(text, width: int = 24) -> str:
+    """A value as a message shows it: cut to `width` characters, saying how long it was."""
+    t = text if isinstance(text, str) else repr(text)
+    return t if len(t) <= width else f"{t[:width - 12]}... ({len(t):,} characters)"
+
+
+def parse_int(text, what: str, allowed: str, error=RulesError) -> int:
+    """An integer from text (digits, an optional sign) or an int; `error` names `what` and `allowed` otherwise.
+
+    Huge values are refused from their length, before Python turns thousands of digits into a number.
+    """
+    if isinstance(text, bool):
+        raise error(f"{what} = {text!r} is not allowed: {allowed}")
+    if isinstance(text, Integral):
+        return int(text)
+    if isinstance(text, str) and INT_TEXT.fullmatch(text.strip()):
+        t = text.strip()
+        if len(t.lstrip("+-").lstrip("0")) > MAX_DIGITS:
+            raise error(f"{what} = {shorten(t)} is not allowed: {allowed}")
+        return int(t)
+    shown = shorten(text) if isinstance(text, str) else shorten(repr(text))
+    raise error(f"{what} = {shown} is not allowed: {allowed}{'' if 'integer' in allowed else ' (an integer)'}")
+
+
+def check_int(what: str, value, lo: int, hi: int | None, why: str = "", error=RulesError, text: bool = True) -> int:
+    """`value` as an int in lo..hi; `error` says the bound and `why` otherwise (used for every count a user gives).
+
+    text=False (the Python API): only an int is an int, not the text of one.
+    """
+    allowed = f"an integer {lo:,}..{hi:,}" if hi is not None else f"an integer >= {lo:,}"
+    allowed += f" {why}" if why else ""
+    if not text and isinstance(value, str):
+        raise error(f"{what} = {shorten(repr(value))} is not allowed: {allowed} (an int, not text)")
+    v = parse_int(value, what, allowed, error)
+    if v < lo or (hi is not None and v > hi):
+        raise error(f"{what} = {shorten(str(v))} is not allowed: {allowed}")
+    return v
+
+
+def _as_int(name, value):
+    return parse_int(value, name, PARAMETERS[name][1])
+
+
+def _as_ints(name, value):
+    meaning = PARAMETERS[name][1]
+    if isinstance(value, str):
+        text = value.replace(" ", "")
+        parts = [p for p in text.split(",") if p]
+        if len(parts) == 1 and ".." in parts[0]:
+            lo, hi = (parse_int(t, name, meaning + ", written a..b or a,b,c") for t in parts[0].split("..", 1))
+            # checked before any range is built: 2..100000000 must not build a hundred million numbers
+            if not (2 <= lo <= hi <= 10):
+                raise RulesError(f"{name} = {shorten(text)} is not allowed: {meaning}"
+                                 + (" (the range is empty: write low..high)" if lo > hi else ""))
+            return tuple(range(lo, hi + 1))
+        if len(parts) > 64:
+            raise RulesError(f"{name} = {shorten(text)} is not allowed: {meaning}")
+        return tuple(parse_int(p, name, meaning) for p in parts)
+    if isinstance(value, (list, tuple)):
+        if len(value) > 64:
+            raise RulesError(f"{name} = {shorten(repr(value))} is not allowed: {meaning}")
+        return tuple(parse_int(v, name, meaning) for v in value)
+    raise RulesError(f"{name} = {shorten(repr(value))} is not allowed: {meaning} (a list of integers)")
+
+
+def _as_bool(name, value):
+    if isinstance(value, bool) or type(value).__name__ == "bool_":      # numpy's bool too
+        return bool(value)
+    if isinstance(value, str) and value.lower() in ("yes", "true", "1", "no", "false", "0"):
+        return value.lower() in ("yes", "true", "1")
+    raise RulesError(f"{name} = {shorten(value if isinstance(value, str) else repr(value))} is not allowed: "
+                     "true or false")
+
+
+_CONVERT = {"int": _as_int, "ints": _as_ints, "bool": _as_bool}
+
+
+def convert(name: str, value):
+    """One parameter's value from text or a Python value (``"2..8"`` -> ``(2, ..., 8)``); RulesError if it is none."""
+    if name not in PARAMETERS:
+        raise RulesError(f"unknown rule parameter {name!r} (known: {', '.join(PARAMETERS)})")
+    return _CONVERT[PARAMETERS[name][0]](name, value)
+
+
+def parse_overrides(items, option: str = "--set") -> dict:
+    """``["hand_size=8", "numbers=2..8"]`` (the ``--set PARAM=VALUE`` options) -> ``{"hand_size": "8", ...}``.
+
+    The values stay text (``rules`` converts and checks them); an item without
+    ``=`` or an unknown parameter is refused, naming it.
+    """
+    out = {}
+    for item in items:
+        if "=" not in item:
+            raise RulesError(f"{option} {item!r} must be PARAM=VALUE (parameters: {', '.join(PARAMETERS)})")
+        k, v = (t.strip() for t in item.split("=", 1))
+        if k not in PARAMETERS:
+            raise RulesError(f"{option} {k}: unknown rule parameter (known: {', '.join(PARAMETERS)})")
+        out[k] = v
+    return out
+
+
+def build_rules(preset: str, sets=(), players: int | None = None) -> "Ruleset":
+    """The ruleset of the command-line options ``--rules PRESET --set PARAM=VALUE ... --players N``."""
+    overrides = parse_overrides(sets)
+    if players is not None:
+        overrides["players"] = players
+    return rules(preset, **overrides)
+
+
+def make_rules(base: Ruleset, overrides: dict) -> Ruleset:
+    values = {}
+    for name, value in overrides.items():
+        if name not in PARAMETERS:
+            raise RulesError(f"unknown rule parameter {name!r} (known: {', '.join(PARAMETERS)})")
+        values[name] = _CONVERT[PARAMETERS[name][0]](name, value)
+    if "numbers" in values and "extra_low" not in values:
+        # fewer numbers: the extra copies follow them rather than refuse the tweak
+        values["extra_low"] = tuple(n for n in base.extra_low if n in values["numbers"])
+    r = dataclasses.replace(base, **values)
+    validate(r)
+    return r
+
+
+def _check(ok, name, allowed, value):
+    if not ok:
+        raise RulesError(f"{name} = {shorten(format_value(value))} is not allowed: {allowed}")
+
+
+def validate(r: Ruleset) -> None:
+    """Refuse a ruleset that makes no sense, naming the first bad parameter."""
+    max_suits = len(FAMILY_LETTERS[r.preset])
+    _check(1 <= r.suits <= max_suits, "suits", f"1..{max_suits} for the {r.preset} family", r.suits)
+    _check(len(r.numbers) >= 1 and all(2 <= n <= 10 for n in r.numbers)
+           and len(set(r.numbers)) == len(r.numbers), "numbers",
+           "one or more distinct values in 2..10", r.numbers)
+    object.__setattr__(r, "numbers", tuple(sorted(r.numbers)))
+    _check(0 <= r.investments <= 3, "investments", "0..3", r.investments)
+    _check(0 <= r.cost <= 1000, "cost", "0..1000", r.cost)
+    most = len(r.numbers) + r.investments
+    _check(1 <= r.bonus_cards <= most, "bonus_cards", f"1..{most} (numbers + investments)", r.bonus_cards)
+    _check(0 <= r.bonus_points <= 1000, "bonus_points", "0..1000", r.bonus_points)
+    _check(0 <= r.stall_limit <= 1000, "stall_limit", "0..1000 (0 = no limit)", r.stall_limit)
+    _check(len(set(r.extra_low)) == len(r.extra_low) and set(r.extra_low) <= set(r.numbers),
+           "extra_low", "distinct values among the numbers", r.extra_low)
+    object.__setattr__(r, "extra_low", tuple(sorted(r.extra_low)))
+    _check(3 <= r.pass_min_hand <= 60, "pass_min_hand", "3..60", r.pass_min_hand)
+    _check(0 <= r.turn_cap <= 100000, "turn_cap", "0..100000 (0 = none)", r.turn_cap)
+    _check(not (r.stall_limit == 0 and r.turn_cap == 0), "turn_cap",
+           "at least 1 when stall_limit is 0 (a round might never end)", r.turn_cap)
+    _check(r.players in (1, 2, 4), "players", "1, 2 or 4", r.players)
+    _check(r.rounds in (1, 3), "rounds", "1 or 3", r.rounds)
+    n = r.deck_size
+    if r.players == 1:
+        half = n // 2
+        _check(1 <= r.hand_size <= min(30, half), "hand_size",
+               f"1..{min(30, half)} (solitaire: the hand must fit in half the deck of {n})", r.hand_size)
+    else:
+        most = min(30, (n - 1) // r.players)
+        _check(1 <= r.hand_size <= most, "hand_size",
+               f"1..{most} ({r.players} hands must leave a draw pile from {n} cards)", r.hand_size)
+    _check(r.suits * SLOTS <= 72, "suits", "at most 6", r.suits)
+
+
+def rules(preset: str = "expeditions", **overrides) -> Ruleset:
+    """A ruleset: a preset (``expeditions`` or ``lost-cities``) with parameters overridden.
+
+    >>> rules("expeditions", hand_size=8).hand_size
+    8
+    """
+    if isinstance(preset, Ruleset):
+        return make_rules(preset, overrides)
+    if preset not in PRESETS:
+        raise RulesError(f"unknown ruleset {preset!r} (presets: {', '.join(PRESETS)})")
+    return make_rules(PRESETS[preset], overrides)
+
+
+def from_record(value, players: int) -> Ruleset:
+    """The ruleset of a record's `rules` value (SPEC §5.1); RulesError if malformed."""
+    if isinstance(value, str):
+        r = rules(value)
+    elif isinstance(value, dict):
+        value = dict(value)
+        preset = value.pop("preset", "expeditions")
+        if not isinstance(preset, str):
+            raise RulesError(f"rules.preset must be a preset name, got {preset!r}")
+        if "players" in value and value["players"] != players:
+            raise RulesError(f"rules.players = {value['players']!r} differs from the record's players = {players}")
+        for k, v in value.items():
+            if k not in PARAMETERS:
+                raise RulesError(f"unknown rule parameter {k!r} in the record's rules")
+            kind = PARAMETERS[k][0]
+            if kind == "ints" and (not isinstance(v, list)
+                                   or any(isinstance(x, bool) or not isinstance(x, int) for x in v)):
+                raise RulesError(f"rules.{k} must be a list of integers, got {v!r}")
+            if kind == "int" and (isinstance(v, bool) or not isinstance(v, int)):
+                raise RulesError(f"rules.{k} must be an integer, got {v!r}")
+            if kind == "bool" and not isinstance(v, bool):
+                raise RulesError(f"rules.{k} must be true or false, got {v!r}")
+        value["players"] = players
+        r = rules(preset, **value)
+    else:
+        raise RulesError(f"rules must be a preset name or an object, got {value!r}")
+    return r.with_(players=players) if r.players != players else r

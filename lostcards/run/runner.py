@@ -1,0 +1,238 @@
+"""Running batches of rounds: validate inputs, call the jitted batch loop, return arrays.
+
+``play(rules, "expert", "greedy", rounds=100_000, seed=1)`` plays rounds
+0..99,999 of seed 1 and returns a ``Batch`` of numpy arrays; ``records`` plays
+chosen rounds again with a turn log and returns SPEC §5 round records.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from lostcards.engine import batch as loops
+from lostcards.engine import core as engine
+from lostcards.errors import BadArgument, IllegalMove, PolicyFailure
+from lostcards.policies import Policy, guarded, resolve
+from lostcards.rules.cards import deck_codes, format_card
+from lostcards.rules.outcome import Ending
+from lostcards.rules.ruleset import Ruleset
+from lostcards.rules.ruleset import rules as make_rules
+
+
+@dataclass
+class Batch:
+    """Per-round arrays of one batch (rows are rounds start .. start+n-1)."""
+
+    rules: Ruleset
+    policies: tuple
+    seed: int
+    start: int
+    round_info: np.ndarray   # [n, 5]: first, turns, ended_by, score side A, score side B
+    seats: np.ndarray        # [n, players, 5]: plays, discards, deck_draws, pile_draws, passes
+    seat_suits: np.ndarray   # [n, players, suits, 4]: held_count, held_sum, reached_count, reached_sum
+    side_suits: np.ndarray   # [n, sides, suits, 3]: exp_cards, exp_investments, exp_score
+
+    @property
+    def n(self) -> int:
+        return self.round_info.shape[0]
+
+    @property
+    def scores(self) -> np.ndarray:
+        return self.round_info[:, 3:3 + self.rules.sides]
+
+
+def _rules(r) -> Ruleset:
+    return r if isinstance(r, Ruleset) else make_rules(r)
+
+
+def _policies(rules: Ruleset, policy_a, policy_b):
+    a = resolve(policy_a)
+    b = resolve(policy_b if policy_b is not None else policy_a)
+    return a, b
+
+
+def threads_available() -> int:
+    return numba.config.NUMBA_NUM_THREADS
+
+
+MAX_ROUNDS = 10**11      # the same bound as a batch's (run/shards.py)
+MAX_SEED = 2**63 - 1
+PLAY_MEMORY = 4 * 2**30  # what one `play()` call's arrays may take
+
+
+def array_bytes_per_round(r: Ruleset) -> int:
+    """What `play()` allocates per round (the four int arrays of a Batch)."""
+    return 40 + 20 * r.players + 8 * r.players * r.suits + 6 * r.sides * r.suits
+
+
+def check_play(rules, policy_a, policy_b, rounds, seed, start, first, threads):
+    """``play``'s arguments checked and converted, as the command line checks them (BadArgument, RulesError
+    or PolicyError: one line naming the argument, the value and what is allowed)."""
+    from lostcards.rules.ruleset import check_int
+    r = _rules(rules)
+    a, b = _policies(r, policy_a, policy_b)
+    rounds = check_int("rounds", rounds, 0, PLAY_MEMORY // array_bytes_per_round(r),
+                       f"for one call (its arrays take {array_bytes_per_round(r)} bytes a round, at most "
+                       f"{PLAY_MEMORY // 2**30} GiB; simulate plays more, shard by shard)", BadArgument, text=False)
+    seed = check_int("seed", seed, 0, MAX_SEED, "", BadArgument, text=False)
+    start = check_int("start", start, 0, MAX_ROUNDS, "(a round index)", BadArgument, text=False)
+    first = check_int("first", first, -1, r.players - 1, "(a seat, or -1: round i is started by seat i mod players)",
+                      BadArgument, text=False)
+    if threads is not None:
+        threads = check_int("threads", threads, 1, 1024, "(or None: every core)", BadArgument, text=False)
+    return r, a, b, rounds, seed, start, first, threads
+
+
+def play(rules, policy_a="random", policy_b=None, rounds: int = 1000, seed: int = 0,
+         start: int = 0, first: int = 0, threads: int | None = None) -> Batch:
+    """Play rounds start .. start+rounds-1 of `seed`; side A (seats 0 and 2) plays policy_a.
+
+    first: the seat that starts every round, or -1 for round i started by seat i mod players.
+    threads: worker threads (default: all cores); the result does not depend on it.
+    """
+    r, a, b, rounds, seed, start, first, threads = check_play(rules, policy_a, policy_b, rounds, seed, start,
+                                                               first, threads)
+    pid_code = np.array(deck_codes(r), np.int16)
+    P = r.params()
+    n = int(rounds)
+    sides = r.sides
+    out_round = np.zeros((n, 5), np.int64)
+    out_seat = np.zeros((n, r.players, 5), np.int32)
+    out_suit = np.zeros((n, r.players, r.suits, 4), np.int16)
+    out_side = np.zeros((n, sides, r.suits, 3), np.int16)
+    nt = threads or threads_available()
+    chunks = max(1, min(n, nt * 8)) if n else 1
+    if a.kernel is None or b.kernel is None:
+        _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, out_side)
+    elif n:
+        prev = numba.get_num_threads()
+        numba.set_num_threads(min(nt, threads_available()))
+        try:
+            loops.run_batch(P, pid_code, np.int64(seed), np.int64(start), np.int64(n), np.int64(first),
+                             a.kernel, a.params, b.kernel, b.params,
+                             out_round, out_seat, out_suit, out_side, np.int64(chunks))
+        finally:
+            numba.set_num_threads(prev)
+    bad = np.flatnonzero(out_round[:, 2] < -1)
+    if bad.size:
+        row = int(bad[0])
+        code = int(-out_round[row, 2] - 1)
+        raise PolicyFailure(f"round {start + row} (seed {seed}): a policy made an illegal move: "
+                            f"{engine.ERRORS.get(code, code)} ({a.spec} vs {b.spec}; "
+                            f"{bad.size} rounds affected)")
+    return Batch(r, (a, b), int(seed), int(start), out_round, out_seat, out_suit, out_side)
+
+
+def check_play_records(rules, policy_a, policy_b, round_indices, seed, first):
+    """``play_records``'s arguments checked, as ``check_play`` does; the round indices as an int64 array."""
+    from lostcards.rules.ruleset import check_int
+    r, a, b, _, seed, _, first, _ = check_play(rules, policy_a, policy_b, 0, seed, 0, first, None)
+    for p in (a, b):
+        if p.kernel is None:
+            raise PolicyFailure(f"records are played again on the numba engine: policy {p.spec!r} is plain Python")
+    if isinstance(round_indices, (str, bytes)) or not hasattr(round_indices, "__iter__"):
+        raise BadArgument(f"round_indices must be round numbers, e.g. range(3); got {round_indices!r:.40}")
+    idx = np.array([check_int("round index", i, 0, MAX_ROUNDS, "", BadArgument, text=False) for i in round_indices],
+                   np.int64)
+    return r, a, b, idx, seed, first
+
+
+def _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, out_side):
+    """Plain-Python policies play on the reference engine (slow: for prototyping)."""
+    from lostcards.reference import round as reference
+    for p in (a, b):
+        if p.python is None:
+            raise PolicyFailure(f"policy {p.spec!r} has no plain-Python version, so it cannot play "
+                                "beside a plain-Python policy")
+    pols = [guarded(a), guarded(b)][:r.sides]
+    for row in range(out_round.shape[0]):
+        i = start + row
+        f = first if first >= 0 else i % r.players
+        try:
+            res = reference.play_round(r, seed, i, pols, first=f)
+        except IllegalMove as e:
+            raise PolicyFailure(f"round {i} (seed {seed}): {e}") from None
+        st = res.stats
+        out_round[row, :3] = (f, st["turns"], Ending(st["ended_by"]).code)
+        out_round[row, 3:3 + r.sides] = st["scores"]
+        out_seat[row] = st["seats"]
+        out_suit[row] = st["seat_suits"]
+        out_side[row] = st["side_suits"]
+
+
+def log_rounds(r: Ruleset, a: Policy, b: Policy, idx, seed: int, first: int, logs, orders, errors,
+               threads: int | None = None):
+    """Play rounds `idx` again with their move logs, on all cores (engine.record_rounds)."""
+    idx = np.ascontiguousarray(idx, np.int64)
+    k = idx.shape[0]
+    if not k:
+        return
+    nt = min(threads or threads_available(), threads_available())
+    prev = numba.get_num_threads()
+    numba.set_num_threads(nt)
+    try:
+        loops.record_rounds(r.params(), np.array(deck_codes(r), np.int16), np.int64(seed), idx,
+                             np.int64(first), a.kernel, a.params, b.kernel, b.params, logs, orders,
+                             errors, np.int64(max(1, min(k, nt * 4))))
+    finally:
+        numba.set_num_threads(prev)
+
+
+def max_turns(r: Ruleset) -> int:
+    """An upper bound on a round's turns, for sizing turn logs."""
+    if r.turn_cap:
+        return r.turn_cap
+    # each stall run is shorter than stall_limit*players turns and ends with a
+    # deck draw or an expedition play (both bounded by the deck); passes at most double it
+    return (2 * r.deck_size + 2) * r.stall_limit * r.players * 2
+
+
+def play_records(rules, policy_a="random", policy_b=None, round_indices=(0,), seed: int = 0,
+            first: int = 0) -> list[dict]:
+    """SPEC §5 records of the given rounds, as the batch loop plays them."""
+    r, a, b, idx, seed, first = check_play_records(rules, policy_a, policy_b, round_indices, seed, first)
+    deck = deck_codes(r)
+    k = idx.shape[0]
+    cap = max_turns(r)
+    logs = np.zeros((k, cap), np.int64)
+    orders = np.zeros((k, len(deck)), np.int32)
+    errors = np.zeros(k, np.int64)
+    log_rounds(r, a, b, idx, seed, first, logs, orders, errors)
+    out = []
+    for j in range(k):
+        if errors[j]:
+            raise PolicyFailure(f"round {int(idx[j])} (seed {seed}): {engine.ERRORS.get(int(errors[j]))}")
+        f = first if first >= 0 else int(idx[j]) % r.players
+        out.append(record_of(r, [deck[p] for p in orders[j]], logs[j], f))
+    return out
+
+
+def record_of(r: Ruleset, shuffled: list[int], log, first: int) -> dict:
+    """A SPEC §5 record from a shuffled deck (codes) and a move log."""
+    letters = r.letters
+    fmt = lambda c: format_card(int(c), letters)  # noqa: E731
+    n = len(shuffled)
+    off = n - n // 2 if r.players == 1 else 0
+    h = r.hand_size
+    hands = [[fmt(c) for c in shuffled[off + s * h: off + (s + 1) * h]] for s in range(r.players)]
+    rec = {"format": "lostcards-round/1", "rules": r.to_record(), "players": r.players,
+           "first": first, "hands": hands, "deck": [fmt(c) for c in shuffled[off + r.players * h:]]}
+    if r.players == 1:
+        rec["aside"] = [fmt(c) for c in shuffled[:off]]
+    turns = []
+    for m in log:
+        m = int(m)
+        if m < 0:
+            break
+        if m & engine.PASS_FLAG:
+            turns.append({"pass": [fmt(m & 255), fmt((m >> 8) & 255)]})
+            continue
+        t = {"play": fmt(m & 255), "to": "discard" if (m >> 8) & 1 else "expedition"}
+        draw = (m >> 9) & 7
+        if r.players > 1:
+            t["draw"] = "deck" if draw == 0 else letters[draw - 1]
+        turns.append(t)
+    rec["turns"] = turns
+    return rec

@@ -1,0 +1,86 @@
+"""Helpers of the safety tests (issue 11): run a command in this process or in a fresh one, and check
+that a refusal is one line with the right exit status and nothing touched."""
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args, cwd=None) -> tuple[int, str, str]:
+    """`lostcards ARGS` in this process: (exit status, stdout, stderr)."""
+    from lostcards.cli.app import main_status
+    args = [str(a) for a in args]
+    out, err = io.StringIO(), io.StringIO()
+    old_argv, old_cwd = sys.argv, os.getcwd()
+    sys.argv = ["lostcards", *args]
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = main_status(args)
+            except SystemExit as e:
+                code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    finally:
+        sys.argv = old_argv
+        os.chdir(old_cwd)
+    return code, out.getvalue(), err.getvalue()
+
+
+def env(**extra) -> dict:
+    e = dict(os.environ)
+    e["PYTHONPATH"] = str(ROOT) + (os.pathsep + e["PYTHONPATH"] if e.get("PYTHONPATH") else "")
+    e.update(extra)
+    return e
+
+
+def sub(*args, cwd=None, timeout=600, **popen) -> subprocess.CompletedProcess:
+    """`python -m lostcards ARGS` in a fresh process."""
+    return subprocess.run([sys.executable, "-m", "lostcards", *map(str, args)], cwd=cwd, capture_output=True,
+                          text=True, timeout=timeout, env=env(), **popen)
+
+
+def lines(out: str, err: str = "") -> list[str]:
+    return [ln for ln in (out + err).splitlines() if ln.strip()]
+
+
+def one_line(res, status: int, *words):
+    """A refusal: exit `status`, exactly one non-empty line of output, no traceback, naming `words`."""
+    code, out, err = (res.returncode, res.stdout, res.stderr) if hasattr(res, "returncode") else res
+    got = lines(out, err)
+    assert code == status, f"exit {code}, not {status}: {out + err}"
+    assert len(got) == 1, f"{len(got)} lines, not one:\n{out + err}"
+    assert "Traceback" not in got[0]
+    for w in words:
+        assert w in got[0], f"{w!r} not in {got[0]!r}"
+    return got[0]
+
+
+def snapshot(d: Path) -> dict:
+    """Every file under d with its bytes and modification time (the lock file aside)."""
+    d = Path(d)
+    return {str(p.relative_to(d)): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(d.rglob("*")) if p.is_file() and p.name != ".lock"}
+
+
+def leftovers(d: Path) -> list[str]:
+    """Temporary files and scratch folders a run left behind."""
+    return sorted(str(p.relative_to(d)) for p in Path(d).rglob("*")
+                  if p.name.endswith(".tmp") or p.name.startswith((".staging-", ".write-test-")))
+
+
+def fails_last(res, status: int, *words):
+    """A failure after progress lines: exit `status`, no traceback, one error line and it is the last."""
+    code, out, err = (res.returncode, res.stdout, res.stderr) if hasattr(res, "returncode") else res
+    got = lines(out, err)
+    assert code == status, f"exit {code}, not {status}: {out + err}"
+    assert "Traceback" not in out + err and sum(ln.startswith("Error") for ln in got) == 1, out + err
+    for w in words:
+        assert w in got[-1], f"{w!r} not in {got[-1]!r}"
+    return got[-1]

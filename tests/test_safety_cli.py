@@ -1,0 +1,184 @@
+"""Issue 11, findings 12, 17, 18, 19 and 20: Ctrl-C, first contact, exit statuses and help."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from safety_tools import ROOT, cli, env, leftovers, lines, one_line, sub
+
+from lostcards.cli.app import COMMANDS, EXIT_HELP
+from lostcards.cli.status import EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_FLAGGED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+
+
+def interrupt(args, cwd, after: float, wait: float = 60):
+    """Start `lostcards ARGS` in its own process group and press Ctrl-C (SIGINT to the group) after `after` s."""
+    p = subprocess.Popen([sys.executable, "-m", "lostcards", *map(str, args)], cwd=cwd, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, env=env(), start_new_session=True)
+    time.sleep(after)
+    t = time.time()
+    os.killpg(p.pid, signal.SIGINT)
+    out, err = p.communicate(timeout=wait)
+    return p.returncode, out, err, time.time() - t
+
+
+@pytest.mark.parametrize("after", [0.15, 0.4, 0.8])
+def test_finding_12_ctrl_c_while_starting_is_one_line_and_130(tmp_path, after):
+    """Finding 12: Ctrl-C in the first second (imports) gave a traceback and exit -2."""
+    code, out, err, _ = interrupt(["simulate", "--rounds", 1000, "--no-progress", "--out", tmp_path / "b"], tmp_path,
+                                  after)
+    if code == 0:        # the machine was quick: it was done before the signal came
+        return
+    one_line((code, out, err), EXIT_INTERRUPTED, "interrupted")
+
+
+def test_finding_8_and_12_ctrl_c_inside_a_long_shard_is_honoured_at_once(tmp_path):
+    """Finding 8: with --shard-size 100000000 SIGINT was not honoured for 90 s+. Here one shard of expert
+    self-play takes most of a minute; Ctrl-C after a few seconds stops it within seconds, loses nothing."""
+    out = tmp_path / "long"
+    code, so, se, took = interrupt(["simulate", "--rounds", 2_000_000, "--shard-size", 2_000_000, "--policies",
+                                    "expert,expert", "--no-progress", "--out", out], tmp_path, after=6)
+    one_line((code, so, se), EXIT_INTERRUPTED, "interrupted: finished shards are kept", "run the same command")
+    assert took < 10, took
+    m = json.loads((out / "manifest.json").read_text())
+    assert m["shards_done"] == [] and not leftovers(out)
+
+
+def test_finding_12_dask_local_prints_no_worker_log_for_an_illegal_policy(tmp_path):
+    """Finding 12: ~7 lines of `distributed.worker` log came before the clean message."""
+    pytest.importorskip("distributed")
+    (tmp_path / "illbots.py").write_text(
+        "from numba import njit\nfrom lostcards.engine.core import make_play, TO_DISCARD\n"
+        "from lostcards.engine.observation import hand_card\n\n\n@njit(cache=True)\n"
+        "def illegal(obs, params, rng):\n    return make_play(hand_card(obs, 0), TO_DISCARD, 1)\n")
+    res = sub("simulate", "--policies", "illbots:illegal,random", "--rounds", 20, "--dask-local", 2, "--no-progress",
+              "--out", tmp_path / "d", cwd=tmp_path)
+    one_line(res, EXIT_FAILED, "a policy made an illegal move")
+
+
+@pytest.mark.slow
+def test_finding_12_dask_local_ctrl_c_is_one_line(tmp_path):
+    pytest.importorskip("distributed")
+    code, out, err, _ = interrupt(["simulate", "--rounds", 100_000_000, "--shard-size", 1_000_000, "--dask-local", 2,
+                                   "--no-progress", "--out", tmp_path / "d"], tmp_path, after=25)
+    one_line((code, out, err), EXIT_INTERRUPTED, "interrupted")
+
+
+def test_finding_19_a_broken_pipe_is_not_a_verdict(tmp_path):
+    """Finding 19: `lostcards replay FILE | head` exited 1, replay's status for an illegal turn."""
+    import lostcards
+    recs = lostcards.play_records(lostcards.rules(), "random", round_indices=range(400))
+    f = tmp_path / "many.jsonl"
+    f.write_text("\n".join(json.dumps(r) for r in recs) + "\n")
+    p = subprocess.Popen([sys.executable, "-m", "lostcards", "replay", f], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, env=env())
+    p.stdout.readline()
+    p.stdout.close()                           # what `head -1` does
+    err = p.stderr.read().decode()
+    assert p.wait(timeout=120) == EXIT_BROKEN_PIPE and err == ""
+
+
+@pytest.mark.parametrize("args, status", [
+    (["rules"], EXIT_OK),
+    (["simulate", "--set", "hand_size=0"], EXIT_FAILED),
+    (["simulate", "--policies", "nosuchbot"], EXIT_FAILED),
+    (["summary", "/nonexistent/batch"], EXIT_FAILED),
+    (["simulate", "--no-such-option"], EXIT_USAGE),
+    (["simulate", "--rounds", "abc"], EXIT_USAGE),
+    (["simulate", "--rounds", 0], EXIT_USAGE),
+    (["no-such-command"], EXIT_USAGE),
+    (["replay"], EXIT_USAGE),
+])
+def test_finding_19_every_row_of_the_exit_status_table(args, status):
+    """Finding 19: click's usage errors exit 2, lostcards' refusals 1, each in one line."""
+    res = cli(*args)
+    if status == EXIT_OK:
+        assert res[0] == EXIT_OK and "Traceback" not in res[1] + res[2]
+    else:
+        one_line(res, status)
+
+
+def test_finding_19_fail_on_flag_is_3(tmp_path):
+    code, out, err = cli("sweep", "--rounds", 30, "--policy", "random", "--opponents", "random", "--skill-rounds", 30,
+                         "--max-stall", 0, "--fail-on-flag", "--no-progress", "--out", tmp_path / "sw")
+    assert code == EXIT_FLAGGED and "FLAG" in out, out + err
+
+
+def test_finding_19_the_table_is_documented_where_users_look():
+    readme = (ROOT / "README.md").read_text()
+    table = readme.split("## Exit statuses", 1)[1].split("\n## ", 1)[0]
+    code, out, _ = cli("--help")
+    for status in (EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_FLAGGED, EXIT_INTERRUPTED, EXIT_BROKEN_PIPE):
+        assert f"| {status} |" in table and f"  {status} " in EXIT_HELP and f"{status}" in out
+
+
+@pytest.mark.parametrize("args", [["rules"], ["--help"], ["simulate", "--help"], ["tournament", "--help"],
+                                  ["replay", "RECORD"], ["summary", "BATCH"]])
+def test_finding_17_commands_that_need_no_engine_do_not_import_numba(tmp_path, args):
+    """Finding 17: the first command after install (`lostcards rules`) compiled numba silently for a minute."""
+    import lostcards
+    rec = tmp_path / "r.json"
+    rec.write_text(json.dumps(lostcards.play_records(lostcards.rules(), "random", round_indices=[0])[0]))
+    batch = tmp_path / "b"
+    assert cli("simulate", "--rounds", 20, "--no-progress", "--out", batch)[0] == 0
+    args = [str(rec) if a == "RECORD" else str(batch) if a == "BATCH" else a for a in args]
+    code = ("import sys\nfrom lostcards.cli.app import main_status\n"
+            f"rc = main_status({args!r})\nprint('NUMBA', 'numba' in sys.modules, rc)\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env(), timeout=120)
+    assert res.stdout.strip().splitlines()[-1] == "NUMBA False 0", res.stdout + res.stderr
+
+
+def test_finding_17_the_first_compile_is_announced_once(tmp_path, monkeypatch, capsys):
+    from lostcards import numba_cache
+    from lostcards.cli import common
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    assert numba_cache.cache_is_cold()
+    (tmp_path / "engine_x").mkdir()
+    (tmp_path / "engine_x" / "batch.run_batch-1.py311.nbi").write_bytes(b"")
+    assert not numba_cache.cache_is_cold()
+    monkeypatch.setattr(numba_cache, "cache_is_cold", lambda: True)
+    monkeypatch.setattr(common, "_told", False)
+    common.engine_notice()
+    common.engine_notice()
+    err = capsys.readouterr().err
+    assert err.count("compiling the engine once") == 1
+
+
+def test_finding_18_a_small_shard_size_warns(tmp_path):
+    """Finding 18: --shard-size 1 ran 11 rounds/s rewriting the manifest per shard, silently."""
+    code, out, err = cli("simulate", "--rounds", 200, "--shard-size", 10, "--no-progress", "--out", tmp_path / "s")
+    assert code == 0 and "warning: --shard-size 10 is small: each of the 20 shards rewrites the manifest" in err
+
+
+def test_finding_18_and_20_every_option_says_what_it_does():
+    """Finding 20: simulate --rounds, --seed and bench --json had no description; claims --quick promised
+    "about a minute" (it took two)."""
+    import click
+
+    from lostcards.cli.app import main
+    ctx = click.Context(main)
+    for name, (_, _, short) in COMMANDS.items():
+        cmd = main.get_command(ctx, name)
+        assert cmd.get_short_help_str(limit=200) == short, name
+        for p in cmd.params:
+            if isinstance(p, click.Option) and p.name != "help":
+                assert p.help and len(p.help) > 10, f"{name} {p.opts}"
+    quick = next(p for p in main.get_command(ctx, "claims").params if p.name == "quick")
+    assert "about a minute" not in quick.help
+
+
+def test_finding_20_the_license_is_an_spdx_expression():
+    """Finding 20: setuptools warned about the `project.license` table (builds break after 2027-02-18)."""
+    import tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert isinstance(project["license"], str) and project["license-files"] == ["LICENSE"]
+    assert not any("License ::" in c for c in project.get("classifiers", []))
+
+
+def test_the_command_line_still_names_what_was_refused():
+    assert lines(*cli("simulate", "--set", "hand_size=0")[1:]) == [
+        "Error: hand_size = 0 is not allowed: 1..23 (2 hands must leave a draw pile from 48 cards)"]
