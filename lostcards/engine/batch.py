@@ -17,12 +17,43 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
-from lostcards.engine.bits import as_bytes, offset, popcount, ptr
-from lostcards.engine.core import (END_ILLEGAL, apply, deal, ended, expedition_score, lane_cards, lane_investments,
-                   lane_of, lane_sum, load_rules)
-from lostcards.engine.layout import (COUNTS, COUNTS2, SLOT_MEM_WORDS, R_BONUS_CARDS, R_BONUS_POINTS, R_CARDS, R_COST,
-                     R_NUMBERS, R_PLAYERS, R_SIMPLE, R_SUITS, S_COUNTS, S_DEALT, S_ENDED, S_ERROR, S_EXP,
-                     S_FIRST, S_ORDER, S_REACHED, S_SEAT, S_TURN, SEATS, STATE_WORDS)
+from lostcards.engine.bits import as_bytes, offset, ptr
+from lostcards.engine.core import (
+    END_ILLEGAL,
+    apply,
+    deal,
+    ended,
+    expedition_score,
+    lane_cards,
+    lane_investments,
+    lane_of,
+    lane_sum,
+    load_rules,
+)
+from lostcards.engine.layout import (
+    COUNTS,
+    COUNTS2,
+    R_BONUS_CARDS,
+    R_BONUS_POINTS,
+    R_CARDS,
+    R_COST,
+    R_NUMBERS,
+    R_PLAYERS,
+    R_SIMPLE,
+    R_SUITS,
+    S_COUNTS,
+    S_DEALT,
+    S_ENDED,
+    S_ERROR,
+    S_EXP,
+    S_FIRST,
+    S_ORDER,
+    S_REACHED,
+    S_SEAT,
+    S_TURN,
+    SLOT_MEM_WORDS,
+    STATE_WORDS,
+)
 from lostcards.engine.moves import E_LOG_FULL
 from lostcards.engine.policy import DecideType
 

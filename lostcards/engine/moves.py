@@ -14,8 +14,8 @@ from enum import IntEnum
 import numpy as np
 from numba import njit
 
-from lostcards.rules.cards import format_card, parse_card
 from lostcards.engine.layout import MOVE, PASS
+from lostcards.rules.cards import format_card, parse_card
 
 TO_EXPEDITION, TO_DISCARD = 0, 1
 DRAW_DECK, DRAW_NONE = 0, 7

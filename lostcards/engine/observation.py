@@ -17,15 +17,35 @@ from __future__ import annotations
 
 from numba import njit
 
-from lostcards.rules.cards import SLOTS
+from lostcards.engine.bits import leading_zeros as _clz
+from lostcards.engine.bits import offset, popcount
+from lostcards.engine.cardsets import (  # noqa: F401  (re-exported for policies)
+    HI_BASE,
+    LANE,
+    both,
+    card_of,
+    count,
+    either,
+    has,
+    is_empty,
+    is_investment,
+    kth_card,
+    kth_of_hand,
+    lane,
+    lane_cards,
+    lowest_card,
+    minus,
+    slot_of,
+    suit_of,
+    value_of,
+    with_card,
+    without,
+)
+from lostcards.engine.layout import INFO, M_SCRATCH, OBS_RULES, OBS_RULES2, TOTALS
 from lostcards.engine.rng import below  # noqa: F401  (re-exported: a policy's random numbers)
-from lostcards.engine.bits import kth_bit, leading_zeros as _clz, lowest, offset, popcount
-from lostcards.engine.core import expedition_score as _score
-from lostcards.engine.core import lane_sum, suit_of as _suit_of
-from lostcards.engine.layout import INFO, M_SCRATCH, OBS_RULES, OBS_RULES2, SIZES, TOTALS
-
-HI_BASE = 60
-LANE = (1 << SLOTS) - 1
+from lostcards.engine.state import expedition_score as _score
+from lostcards.engine.state import lane_sum
+from lostcards.rules.cards import SLOTS
 
 # fields of the packed words, for rule() and info()
 RULE_SUITS, RULE_PLAYERS, RULE_INVESTMENTS, RULE_HAND_SIZE, RULE_COST, RULE_BONUS_CARDS, \
@@ -42,137 +62,6 @@ def get(word, f):
 
 
 # ---- cards -----------------------------------------------------------------------------------
-
-@njit(cache=True, inline="always")
-def card_of(suit, slot):
-    return suit * SLOTS + slot
-
-
-@njit(cache=True, inline="always")
-def suit_of(card):
-    return _suit_of(card)
-
-
-@njit(cache=True, inline="always")
-def slot_of(card):
-    return card - SLOTS * _suit_of(card)
-
-
-@njit(cache=True, inline="always")
-def is_investment(card):
-    return slot_of(card) < 3
-
-
-@njit(cache=True, inline="always")
-def value_of(card):
-    """A number card's value (2..10); 0 for an investment."""
-    s = slot_of(card)
-    return s - 1 if s >= 3 else 0
-
-
-# ---- card sets: (lo, hi) ---------------------------------------------------------------------
-
-@njit(cache=True, inline="always")
-def count(cs):
-    return popcount(cs[0]) + popcount(cs[1])
-
-
-@njit(cache=True, inline="always")
-def is_empty(cs):
-    return (cs[0] | cs[1]) == 0
-
-
-@njit(cache=True, inline="always")
-def has(cs, card):
-    if card >= HI_BASE:
-        return (cs[1] >> (card - HI_BASE)) & 1 == 1
-    return (cs[0] >> card) & 1 == 1
-
-
-@njit(cache=True, inline="always")
-def both(a, b):
-    """Cards in both sets."""
-    return (a[0] & b[0], a[1] & b[1])
-
-
-@njit(cache=True, inline="always")
-def either(a, b):
-    return (a[0] | b[0], a[1] | b[1])
-
-
-@njit(cache=True, inline="always")
-def minus(a, b):
-    """Cards of a not in b."""
-    return (a[0] & ~b[0], a[1] & ~b[1])
-
-
-@njit(cache=True, inline="always")
-def with_card(cs, card):
-    if card >= HI_BASE:
-        return (cs[0], cs[1] | (1 << (card - HI_BASE)))
-    return (cs[0] | (1 << card), cs[1])
-
-
-@njit(cache=True, inline="always")
-def without(cs, card):
-    if card >= HI_BASE:
-        return (cs[0], cs[1] & ~(1 << (card - HI_BASE)))
-    return (cs[0] & ~(1 << card), cs[1])
-
-
-@njit(cache=True, inline="always")
-def lowest_card(cs):
-    """The lowest code in the set, -1 if empty (iterate: take it, then ``without``)."""
-    if cs[0] != 0:
-        return lowest(cs[0])
-    if cs[1] != 0:
-        return HI_BASE + lowest(cs[1])
-    return -1
-
-
-@njit(cache=True, inline="always")
-def kth_card(cs, k):
-    """The k-th (from 0) lowest code of the set (k < count(cs))."""
-    if cs[1] == 0:                      # at most 5 suits: one word (free when it is a constant)
-        return kth_bit(cs[0], k)
-    c = popcount(cs[0])
-    return kth_bit(cs[0], k) if k < c else HI_BASE + kth_bit(cs[1], k - c)
-
-
-@njit(cache=True, inline="always")
-def kth_of_hand(once, twice, k):
-    """The k-th card of a hand in order with copies counted: ``once`` the cards held,
-    ``twice`` those held twice (``hand_doubles``); -1 past the end."""
-    if (twice[0] | twice[1]) == 0:
-        return kth_card(once, k)
-    rest = once
-    while not is_empty(rest):
-        c = lowest_card(rest)
-        n = 2 if has(twice, c) else 1
-        if k < n:
-            return c
-        k -= n
-        rest = without(rest, c)
-    return -1
-
-
-@njit(cache=True, inline="always")
-def lane(cs, suit):
-    """A suit's 12 slots out of a card set."""
-    if suit >= 5:
-        return (cs[1] >> (SLOTS * suit - HI_BASE)) & LANE
-    return (cs[0] >> (SLOTS * suit)) & LANE
-
-
-@njit(cache=True, inline="always")
-def lane_cards(suit, lane_mask):
-    """The card set of a suit's lane."""
-    if suit >= 5:
-        return (0, (lane_mask & LANE) << (SLOTS * suit - HI_BASE))
-    return ((lane_mask & LANE) << (SLOTS * suit), 0)
-
-
-# ---- the seat and the round ------------------------------------------------------------------
 
 @njit(cache=True, inline="always")
 def rule(obs, f):
@@ -467,3 +356,9 @@ def unseen(obs):
                 break
             one, two = _take(one, two, lane_cards(suit, 1 << (e - 1)))
     return one, two
+
+
+@njit(cache=True, inline="always")
+def hand_card(obs, k):
+    """The k-th card of the own hand (from 0, lowest code first, copies counted); -1 past the end."""
+    return kth_of_hand(hand_cards(obs), hand_doubles(obs), k)
