@@ -15,6 +15,7 @@ from lostcards.engine.bits import as_bytes, offset
 from lostcards.engine.layout import (
     PILE_NO_POP,
     PILE_NO_PUSH,
+    R_ALL,
     R_CARDS,
     R_PASS_MIN,
     R_PASS_TWICE,
@@ -154,12 +155,18 @@ def _play_ok(st, seat, m, fast):
     return valid & _I(placed != 0) & (allowed >> draw) & 1
 
 
+@njit(cache=True, inline="always")
+def in_deck(st, card):
+    """True if `card` (any int) is a card of this ruleset's deck."""
+    return 0 <= card < 72 and st[R_ALL + card_word(card)] & card_bit(card) != 0
+
+
 @njit(cache=True)
 def _play_error(st, seat, m):
     """The rule an illegal play breaks (0 if it is legal)."""
     players = st[R_PLAYERS]
     card = move_card(m)
-    if card >= 72:
+    if not in_deck(st, card):
         return E_NOT_A_MOVE
     w = card_word(card)
     b = card_bit(card)
@@ -198,7 +205,7 @@ def _check_pass(st, seat, m):
         return E_PASS_NOT_FOUR
     c1 = move_card(m)
     c2 = move_card2(m)
-    if c1 >= 72 or c2 >= 72:
+    if not (in_deck(st, c1) and in_deck(st, c2)):
         return E_NOT_A_MOVE
     if c1 == c2:
         if holds(st, seat, c1) < 2:

@@ -298,7 +298,7 @@ def observe_as(st, seat, fast):
     words that are always zero under such a ruleset are constants, so a policy inlined after
     it loses its work on them."""
     players = st[R_PLAYERS]
-    cp = 0 if fast else _I(can_pass(st, seat) and not ended(st))
+    cp = 0 if fast else _I(can_pass(st, seat) and not ended(st) and seat == st[S_SEAT])
     # each field masked to its width, so that a policy's get() folds back to the value
     info = ((seat & 3) | ((seat & 1) << _I_SIDE) | ((deck_left(st) & 127) << _I_DECK)
             | ((st[S_STALL] & 0x1FFFF) << _I_STALL) | (cp << _I_CAN_PASS)
