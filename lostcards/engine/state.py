@@ -289,12 +289,14 @@ def pile_top_card(st, suit):
 @njit(cache=True, inline="always")
 def observe(st, seat):
     """The observation of `seat` (SPEC §3): own hand, the table, sizes, what it knows of others."""
+    if st[R_SIMPLE] != 0:                # a simple ruleset keeps no size word (see hand_size)
+        return observe_as(st, seat, True)
     return observe_as(st, seat, False)
 
 
 @njit(cache=True, inline="always")
 def observe_as(st, seat, fast):
-    """observe(); `fast` (a constant after inlining, true only when st[R_SIMPLE] is): the
+    """observe(); `fast` (a constant after inlining) must be st[R_SIMPLE] != 0: the
     words that are always zero under such a ruleset are constants, so a policy inlined after
     it loses its work on them."""
     players = st[R_PLAYERS]
