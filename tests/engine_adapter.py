@@ -18,7 +18,7 @@ from numba import njit
 from lostcards.engine import core
 from lostcards.engine.bits import ptr
 from lostcards.engine.convert import to_observation
-from lostcards.engine.layout import MEM_WORDS, S_ENDED, S_ERROR, S_SEAT, S_TURN, STATE_WORDS
+from lostcards.engine.layout import MEM_WORDS, S_ENDED, S_ERROR, S_SEAT, S_TURN, STATE_WORDS, Obs
 from lostcards.engine.moves import Illegal, from_reference
 from lostcards.engine.moves import message as _message
 from lostcards.reference.moves import Pass
@@ -137,6 +137,11 @@ def scores(e: EngineRound) -> list:
 def snapshot(e: EngineRound) -> tuple:
     """Everything the engine holds about the round, to check that an illegal move changed nothing."""
     return (e.state.tobytes(), e.mem.tobytes())
+
+
+def raw_observation(e: EngineRound, seat: int):
+    """Seat `seat`'s ``Obs`` as the engine hands it to a policy (plain ints)."""
+    return Obs(*(int(w) for w in _observe(e.state, np.int64(seat))))
 
 
 def observe(e: EngineRound, seat: int) -> Observation:

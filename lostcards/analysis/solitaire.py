@@ -22,11 +22,28 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from lostcards.engine.bits import as_bytes, offset, ptr
-from lostcards.engine.core import (NUMBER_SLOTS, deal, lane_cards, lane_investments, lane_of, lane_sum,
-                                   load_rules, rules_block)
-from lostcards.engine.layout import (MEM_WORDS, R_ASIDE, R_BONUS_CARDS, R_BONUS_POINTS, R_CARDS, R_COST,
-                                     R_SUITS, S_ORDER, STATE_WORDS)
+from lostcards.engine.bits import alive, as_bytes, offset, ptr
+from lostcards.engine.core import (
+    NUMBER_SLOTS,
+    deal,
+    lane_cards,
+    lane_investments,
+    lane_of,
+    lane_sum,
+    load_rules,
+    rules_block,
+)
+from lostcards.engine.layout import (
+    MEM_WORDS,
+    R_ASIDE,
+    R_BONUS_CARDS,
+    R_BONUS_POINTS,
+    R_CARDS,
+    R_COST,
+    R_SUITS,
+    S_ORDER,
+    STATE_WORDS,
+)
 from lostcards.rules.cards import SLOTS
 from lostcards.rules.ruleset import Ruleset
 from lostcards.rules.ruleset import rules as make_rules
@@ -70,6 +87,8 @@ def _ceiling(rb, seed, round_index):
         ln = lane_of(lo, hi, s)
         best += _suit_best(st[R_COST], st[R_BONUS_CARDS], st[R_BONUS_POINTS], lane_sum(ln),
                            lane_cards(ln & NUMBER_SLOTS), lane_investments(ln))
+    alive(state)
+    alive(mem)
     return best
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
-from lostcards.engine.bits import as_bytes, offset, ptr
+from lostcards.engine.bits import alive, as_bytes, offset, ptr
 from lostcards.engine.core import (
     END_ILLEGAL,
     apply,
@@ -230,6 +230,14 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b,
                     t += 1
                 join[s] = t
         step += 1
+    # numba frees an array after its last use, and the pointers above are not uses: touch the
+    # buffers here so that they live to the end (a policy's own allocations would reuse them)
+    alive(states_a)
+    alive(mems_a)
+    alive(moves_a)
+    alive(list_a)
+    alive(join_a)
+    alive(rows_a)
 
 
 @njit(cache=True, inline="always")

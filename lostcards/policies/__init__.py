@@ -2,7 +2,8 @@
 
 A policy is a jitted function ``policy(obs, params, mem) -> move`` (see
 ``lostcards/engine/policy.py`` for the signature, ``lostcards/engine/observation.py`` for
-``obs`` and ``lostcards/engine/moves.py`` for moves; ``docs/policies.md``), plus its named parameters, each with its type and range (``Float``,
+``obs`` and ``lostcards/engine/moves.py`` for moves; ``docs/policies.md``), plus its
+named parameters, each with its type and range (``Float``,
 ``Int``, ``Choice``, ``Switch``).  ``resolve("expert:invest=never")`` turns a policy
 spec into a ``Policy`` ready for the engine; ``register`` adds one.  A spec may
 also be an import path, ``mypkg.mybots:cautious``, naming a ``Policy`` or a

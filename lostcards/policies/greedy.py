@@ -26,9 +26,22 @@ from numba import njit
 
 from lostcards.engine.bits import highest
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
-from lostcards.engine.observation import (RULE_COST, expedition, hand_cards, hand_doubles, lane,
-                                          lowest_card, pile_top, players, rule, side, slot_of, suit_of,
-                                          suits, without)
+from lostcards.engine.observation import (
+    RULE_COST,
+    expedition,
+    hand_cards,
+    hand_doubles,
+    lane,
+    lowest_card,
+    pile_top,
+    players,
+    rule,
+    side,
+    slot_of,
+    suit_of,
+    suits,
+    without,
+)
 
 
 @njit(cache=True, inline="always")

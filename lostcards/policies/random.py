@@ -10,11 +10,20 @@ reference engine's twin is ``py_random.py``; tests hold them equal.
 """
 from numba import njit
 
-from lostcards.engine.rng import below
 from lostcards.engine.bits import choose, kth_bit, opaque, popcount
-from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
-from lostcards.engine.observation import (can_pass, count, hand_cards, hand_doubles, kth_of_hand, legal_plays,
-                          nonempty_piles, players, suit_of)
+from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, make_pass, make_play
+from lostcards.engine.observation import (
+    can_pass,
+    count,
+    hand_cards,
+    hand_doubles,
+    kth_of_hand,
+    legal_plays,
+    nonempty_piles,
+    players,
+    suit_of,
+)
+from lostcards.engine.rng import below
 
 
 @njit(cache=True)

@@ -14,23 +14,77 @@ from __future__ import annotations
 
 from numba import njit
 
-from lostcards.engine.observation import (RULE_BONUS_CARDS, RULE_BONUS_POINTS, RULE_COST, RULE_EXTRA,
-                                          RULE_HAND_SIZE, RULE_INVESTMENTS, RULE_NUMBERS,
-                                          RULE_PASS_MIN, RULE_PASS_TWICE, RULE_STALL_LIMIT,
-                                          RULE_TURN_CAP, can_pass, deck_size, expedition,
-                                          hand_cards, hand_doubles, has, known, known2,
-                                          pile_card, pile_len, players, rule, rule2, seat, side,
-                                          stall_count, suits)
 from lostcards.engine.bits import highest, popcount
 from lostcards.engine.core import lane_investments, lane_sum
-from lostcards.policies.legacy.observation import (NSUITS, O_CAN_PASS, O_DECK, O_EXP_COUNT, O_EXP_INV,
-                                                   O_EXP_MASK, O_EXP_SUM, O_EXP_TOP, O_HAND, O_HAND_LEN,
-                                                   O_KNOWN, O_PILE, O_PILE_LEN, O_RULES, O_SEAT,
-                                                   O_SIDE, O_STALL, O_TURN, PMAX)
+from lostcards.engine.observation import (
+    RULE_BONUS_CARDS,
+    RULE_BONUS_POINTS,
+    RULE_COST,
+    RULE_EXTRA,
+    RULE_HAND_SIZE,
+    RULE_INVESTMENTS,
+    RULE_NUMBERS,
+    RULE_PASS_MIN,
+    RULE_PASS_TWICE,
+    RULE_STALL_LIMIT,
+    RULE_TURN_CAP,
+    can_pass,
+    deck_size,
+    expedition,
+    hand_cards,
+    hand_doubles,
+    has,
+    known,
+    known2,
+    pile_card,
+    pile_len,
+    players,
+    rule,
+    rule2,
+    seat,
+    side,
+    stall_count,
+    suits,
+)
+from lostcards.policies.legacy.observation import (
+    NSUITS,
+    O_CAN_PASS,
+    O_DECK,
+    O_EXP_COUNT,
+    O_EXP_INV,
+    O_EXP_MASK,
+    O_EXP_SUM,
+    O_EXP_TOP,
+    O_HAND,
+    O_HAND_LEN,
+    O_KNOWN,
+    O_PILE,
+    O_PILE_LEN,
+    O_RULES,
+    O_SEAT,
+    O_SIDE,
+    O_STALL,
+    O_TURN,
+    PMAX,
+)
 from lostcards.rules.cards import MAX_CODES
-from lostcards.rules.ruleset import (P_BONUS_CARDS, P_BONUS_POINTS, P_COST, P_DECK, P_EXTRA_MASK, P_HAND,
-                                     P_INVESTMENTS, P_NUMBERS, P_NUMBERS_MASK, P_PASS_MIN, P_PASS_TWICE,
-                                     P_PLAYERS, P_STALL, P_SUITS, P_TURN_CAP)
+from lostcards.rules.ruleset import (
+    P_BONUS_CARDS,
+    P_BONUS_POINTS,
+    P_COST,
+    P_DECK,
+    P_EXTRA_MASK,
+    P_HAND,
+    P_INVESTMENTS,
+    P_NUMBERS,
+    P_NUMBERS_MASK,
+    P_PASS_MIN,
+    P_PASS_TWICE,
+    P_PLAYERS,
+    P_STALL,
+    P_SUITS,
+    P_TURN_CAP,
+)
 
 
 @njit(cache=True)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit
 
+from lostcards.policies.expert import EXPERT, expert_policy
 from lostcards.policies.legacy.core import (
     DRAW_DECK,
     DRAW_NONE,
@@ -55,7 +56,6 @@ from lostcards.policies.legacy.observation import (
     OBS_LEN,
     PMAX,
 )
-from lostcards.policies.expert import EXPERT, expert_policy
 from lostcards.policies.search.determinize import (
     NMAX,
     W_CNT,
@@ -537,7 +537,6 @@ def evaluate_from(obs, params, rng, moves, means, W0, pool, npool, wts):
 
 from lostcards.policies import Choice, Float, Int, Policy, Switch, register  # noqa: E402
 from lostcards.policies.legacy import fill_row  # noqa: E402
-from lostcards.policies.legacy.observation import OBS_LEN  # noqa: E402
 
 _N_PARAMS = 6
 
@@ -587,9 +586,9 @@ ROLLOUT = Policy("search-rollout", rollout_on_engine, doc="the search bot's roll
 def _bind_own_cache():
     # the rollouts run the expert and the engine compiled into this module's
     # functions: recompile them when those files change (numba_cache.bind_cache)
-    from lostcards.policies.legacy import core, observation, rng
     from lostcards.numba_cache import bind_cache, module_files
     from lostcards.policies import expert
+    from lostcards.policies.legacy import core, observation, rng
     from lostcards.policies.search import determinize
     from lostcards.rules import cards, outcome, ruleset, streams
     bind_cache(globals(), module_files(cards, outcome, ruleset, streams, core, observation, rng, expert,

@@ -34,6 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lostcards.numba_cache import bind_cache, module_files
 from lostcards.policies.legacy.core import (
     DRAW_DECK,
     DRAW_NONE,
@@ -76,7 +77,6 @@ from lostcards.policies.legacy.observation import (
     PMAX,
 )
 from lostcards.policies.legacy.rng import below
-from lostcards.numba_cache import bind_cache, module_files
 from lostcards.rules.cards import MAX_CODES, SLOTS
 from lostcards.rules.ruleset import (
     P_BONUS_CARDS,
