@@ -10,7 +10,7 @@ Rounds never share anything but the rules, so every result is a function of
 (seed, round index) alone, whatever ``K`` or the number of threads.
 
 The same loop, with a turn log, plays chosen rounds again for records
-(``record_rounds``).
+(``runner.log_rounds``: ``logs`` and ``orders`` with rows).
 """
 from __future__ import annotations
 
