@@ -87,7 +87,7 @@ def test_every_claim_every_table_a_figure_a_section_and_a_tip(quick, csv):
 
 def test_the_header_shows_the_command_as_run_and_the_bots_that_decide(quick):
     md = (quick / "claims.md").read_text()
-    assert "rest on one family of bots" in md          # search plays through expert (until a new bot lands)
+    assert "rest on two families of bots" in md         # search has no expert inside
     assert f"`lostcards claims --quick --out {quick}`" in md
     assert "claims claims" not in md
 

@@ -10,7 +10,7 @@ MODS = load_experiments()
 SMALL = Sizes(rounds={"2p": 3_000, "4p": 1_000, "1p": 1_000, "lc": 1_000},
               records={"2p": 400, "4p": 150, "1p": 150, "lc": 150},
               deals={"2p": 1_500, "4p": 600, "1p": 800, "lc": 600},
-              search_deals={"2p": 2, "1p": 2}, search="search:rollouts=4")
+              search_deals={"2p": 2, "1p": 2}, search="search:iterations=40")
 CASES = [(cid, m.name, i) for cid, mod in MODS.items() for m in mod.CLAIM.measures if m.decides
          for i in range(len(m.controls))]
 

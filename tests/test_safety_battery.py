@@ -87,13 +87,13 @@ CASES = [
     (10, ["claims", "--quick", "--out", "AFILE/sub"], 1, ["cannot write to"]),
     (10, [*T, "--policies", "random,greedy", "--out", "AFILE/sub"], 1, ["cannot write to"]),
     # 12 is in test_safety_cli (signals); 13: policy parameters
-    (13, [*SIM, "--policies", "search:rollouts=-1,random", "--out", "NEW"], 1, ["search:rollouts=-1", "1..100000"]),
-    (13, [*SIM, "--policies", "search:rollouts=0.5,random", "--out", "NEW"], 1, ["an integer in 1..100000"]),
-    (13, [*SIM, "--policies", "search:rollouts=inf,random", "--out", "NEW"], 1, ["search:rollouts=inf"]),
+    (13, [*SIM, "--policies", "search:iterations=-1,random", "--out", "NEW"], 1, ["search:iterations=-1", "1..10000000"]),
+    (13, [*SIM, "--policies", "search:iterations=0.5,random", "--out", "NEW"], 1, ["an integer in 1..10000000"]),
+    (13, [*SIM, "--policies", "search:iterations=inf,random", "--out", "NEW"], 1, ["search:iterations=inf"]),
     (13, [*SIM, "--policies", "expert:rho=nan,random", "--out", "NEW"], 1, ["expert:rho=nan", "0..5"]),
     (13, [*SIM, "--policies", "expert:rho=-1e308,random", "--out", "NEW"], 1, ["expert:rho=-1e308"]),
     (13, [*SIM, "--policies", "greedy:open=nan,random", "--out", "NEW"], 1, ["greedy:open=nan", "0..10"]),
-    (13, [*T, "--policies", "random,search:passes=-1", "--out", "NEW"], 1, ["search:passes=-1", "0..500"]),
+    (13, [*T, "--policies", "random,search:c=-1", "--out", "NEW"], 1, ["search:c=-1", "0..100"]),
     (13, ["sweep", "--policy", "expert:danger=1e99", "--out", "NEW"], 1, ["expert:danger=1e99"]),
     # 15: clear messages
     (15, ["simulate", "--set", "hand_size=--5", "--out", "NEW"], 1, ["hand_size = --5"]),

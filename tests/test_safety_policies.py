@@ -77,12 +77,13 @@ def test_finding_16_a_module_in_the_working_directory_is_a_policy(where):
 
 
 @pytest.mark.parametrize("spec, allowed", [
-    ("search:rollouts=-1", "an integer in 1..100000"),
-    ("search:rollouts=0", "an integer in 1..100000"),
-    ("search:rollouts=0.5", "an integer in 1..100000"),
-    ("search:rollouts=nan", "an integer in 1..100000"),
-    ("search:rollouts=inf", "an integer in 1..100000"),
-    ("search:passes=1e9", "an integer in 0..500"),
+    ("search:iterations=-1", "an integer in 1..10000000"),
+    ("search:iterations=0", "an integer in 1..10000000"),
+    ("search:iterations=0.5", "an integer in 1..10000000"),
+    ("search:iterations=nan", "an integer in 1..10000000"),
+    ("search:iterations=inf", "an integer in 1..10000000"),
+    ("search:c=1e9", "a number in 0..100"),
+    ("search:seconds=-1", "a number in 0..3600"),
     ("expert:rho=nan", "a number in 0..5"),
     ("expert:rho=-1e308", "a number in 0..5"),
     ("expert:rho=" + "9" * 400, "a number in 0..5"),
@@ -91,7 +92,8 @@ def test_finding_16_a_module_in_the_working_directory_is_a_policy(where):
     ("expert:endgame=maybe", "one of on, off"),
 ])
 def test_finding_13_policy_parameters_are_checked_against_their_type_and_range(spec, allowed):
-    """Finding 13: `search:rollouts=-1`, `0`, `0.5`, `nan`, `inf`, `expert:rho=nan` ... all ran."""
+    """Finding 13: `search:rollouts=-1`, `0`, `0.5`, `nan`, `inf`, `expert:rho=nan` ... all ran (search's
+    budget is `iterations` now)."""
     with pytest.raises(PolicyError) as e:
         resolve(spec)
     msg = str(e.value)
@@ -107,8 +109,8 @@ def test_finding_13_every_built_in_parameter_declares_a_finite_range():
             assert isinstance(d, (Choice, Float)), (name, k)
             if isinstance(d, Float):
                 assert -1000 <= d.lo <= float(d) <= d.hi <= 1e9, (name, k, d.lo, d.hi)
-    assert isinstance(resolve("search").parameters["rollouts"], Int)
-    assert resolve("search:rollouts=8,infer=off").spec == "search:rollouts=8,infer=off"
+    assert isinstance(resolve("search").parameters["iterations"], Int)
+    assert resolve("search:iterations=8,c=1").spec == "search:iterations=8,c=1"
 
 
 def test_finding_13_old_style_declarations_still_work_and_are_finite():

@@ -10,8 +10,8 @@ from lostcards.analysis.metrics import Sample, paired_diff
 from lostcards.analysis.stats import mean_ci
 
 
-def skill_trace(rules="expeditions", budgets=(2, 4, 8, 16, 32), deals: int = 200, seed: int = 0,
-                search: str = "search", param: str = "rollouts", against: str = "expert",
+def skill_trace(rules="expeditions", budgets=(250, 500, 1000, 2000, 4000), deals: int = 200, seed: int = 0,
+                search: str = "search", param: str = "iterations", against: str = "expert",
                 threads=None, chunk: int = 20, progress=None) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Search at doubling budgets against `against` on the same duplicate deals.
 

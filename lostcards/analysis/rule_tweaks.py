@@ -63,7 +63,7 @@ CHANGES = [
 ]
 
 STALL_POLICIES = ("expert", "greedy", "random")    # bots whose stall endings are counted
-DEPTH = {"budgets": (2, 4, 8, 16, 32, 64), "deals": 200, "players": 2}   # the skill trace, on Expeditions
+DEPTH = {"budgets": (250, 500, 1000, 2000, 4000), "deals": 200, "players": 2}   # the skill trace, on Expeditions
 
 # metrics in the plain-words summary and the figures: (metric, opponent, words)
 KEY = [("turns_per_round", "", "turns per round"),

@@ -143,7 +143,7 @@ def _fig_depth(depth: pd.DataFrame, path):
     ax.errorbar(b, m, yerr=[m - depth["margin_ci_low"], depth["margin_ci_high"] - m], fmt="o-", capsize=4)
     ax.set_xscale("log", base=2)
     ax.axhline(0, color="grey", lw=1, ls="--")
-    ax.set_xlabel("search budget (rollouts per candidate move)")
+    ax.set_xlabel("search budget (iterations a decision)")
     ax.set_ylabel("margin against expert, points per round")
     ax.set_title(f"Skill trace, Expeditions 2 players ({int(depth['n'].iloc[0])} duplicate deals per budget)")
     fig.tight_layout()
@@ -424,11 +424,11 @@ def markdown(res: dict, figures: list) -> str:
     w("## Depth: does more thinking keep paying? (skill trace)\n")
     depth, steps = res["depth"], res["steps"]
     if isinstance(depth, pd.DataFrame) and not depth.empty:
-        w(f"The `search` bot (flat Monte Carlo over determinizations) at doubling budgets (rollouts per candidate "
-          f"move) against expert, Expeditions, 2 players, on the same {int(depth['n'].iloc[0])} duplicate deals per "
+        w(f"The `search` bot (information-set Monte Carlo tree search, `docs/search.md`) at doubling budgets "
+          f"(iterations a decision) against expert, Expeditions, 2 players, on the same {int(depth['n'].iloc[0])} duplicate deals per "
           f"budget (a few hundred only: search took {depth['seconds_per_deal'].iloc[-1]:.2f} s per deal of two "
-          f"rounds at {int(depth['budget'].iloc[-1])} rollouts on this machine, so these intervals are wide).\n")
-        w("| rollouts | margin against expert, points per round | win rate (draws half) | seconds per deal |")
+          f"rounds at {int(depth['budget'].iloc[-1])} iterations on this machine, so these intervals are wide).\n")
+        w("| iterations | margin against expert, points per round | win rate (draws half) | seconds per deal |")
         w("|---|---|---|---|")
         for _, r in depth.iterrows():
             w(f"| {r['budget']} | {r['margin']:+.1f} [{r['margin_ci_low']:+.1f}, {r['margin_ci_high']:+.1f}] | "
@@ -451,7 +451,7 @@ def markdown(res: dict, figures: list) -> str:
           + (f"; no measurable gain from {', '.join(f'{int(r.from_budget)}→{int(r.to_budget)}' for r in flat)}"
              if flat else "")
           + (f". Search first matches the expert (interval reaching 0 or above) at {int(par['budget'].iloc[0])} "
-             "rollouts" if not par.empty else ". Search stays below the expert at every budget tried")
+             "iterations" if not par.empty else ". Search stays below the expert at every budget tried")
           + (f"; the last doubling ({int(last.from_budget)}→{int(last.to_budget)}) "
              + ("still pays" if last["ci_low"] > 0 else "adds nothing measurable")
              + f" ({last['gain']:+.1f} [{last['ci_low']:+.1f}, {last['ci_high']:+.1f}] points per round)")

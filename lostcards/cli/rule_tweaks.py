@@ -32,7 +32,7 @@ def _ints(option: str, text: str, lo: int, hi: int) -> tuple:
 @click.option("--depth-deals", type=Count(0, 10**7), default=rt.DEPTH["deals"], show_default=True,
               help="Duplicate deals per search budget in the skill trace (0: skip it).")
 @click.option("--budgets", default=",".join(map(str, rt.DEPTH["budgets"])), show_default=True,
-              help="Search budgets (rollouts) of the skill trace.")
+              help="Search budgets (iterations a decision) of the skill trace.")
 @click.option("--players", default="2,4", show_default=True, help="Player counts, e.g. 2 or 2,4.")
 @click.option("--threads", type=THREADS, default=None, help="Numba threads (default: all cores).")
 @click.option("--render", is_flag=True,
@@ -43,7 +43,7 @@ def rule_tweaks(out, rounds, seed, depth_deals, budgets, players, threads, rende
     from lostcards.errors import BatchError
     from lostcards.run.batchdir import claim, identity_of, manifests_in
     out = Path(out)
-    budgets_ = _ints("--budgets", budgets, 1, 100_000)
+    budgets_ = _ints("--budgets", budgets, 1, 10_000_000)
     players_ = _ints("--players", players, 1, 4)
     bad = [p for p in players_ if p not in rt.PLAYERS]
     if bad or not players_:

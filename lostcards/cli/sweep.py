@@ -34,7 +34,7 @@ from lostcards.rules.ruleset import PRESETS, check_int, format_value, parse_over
                    "combination; a..b for a range of integers; ';' between list values).")
 @click.option("--players", type=click.Choice(["1", "2", "4"]), default=None, help="Players (default 2).")
 @click.option("--policy", default="expert", show_default=True,
-              help="The self-play policy (greedy, search:rollouts=8, ...).")
+              help="The self-play policy (greedy, search:iterations=500, ...).")
 @click.option("--opponents", default="greedy,random", show_default=True,
               help="Weaker policies the policy meets on duplicate deals (skill); 'none' for no skill rows.")
 @click.option("--rounds", type=Count(3, 10**9, "per cell"), default=20_000, show_default=True,
@@ -52,8 +52,8 @@ from lostcards.rules.ruleset import PRESETS, check_int, format_value, parse_over
 @click.option("--min-skill", type=Number(0, 1), default=THRESHOLDS["skill"], show_default=True,
               help="Flag a cell where the policy's win rate against random is below this.")
 @click.option("--depth", default=None, metavar="B1,B2,...",
-              help="Also the skill trace on the baseline cell: search at these rollout budgets "
-                   "against the policy (slow: about a second per round at 16 rollouts).")
+              help="Also the skill trace on the baseline cell: search at these budgets (iterations a "
+                   "decision) against the policy (slow: about 0.3 s a round at 4000 iterations).")
 @click.option("--depth-deals", type=Count(1, 10**7), default=200, show_default=True,
               help="Duplicate deals per budget of the skill trace.")
 @click.option("--fail-on-flag", is_flag=True, help="Exit with status 3 when a cell is flagged.")
@@ -90,11 +90,11 @@ def _sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds,
                                                                       for o in split_policies(opponents)]
         budgets = []
         if depth:
-            budgets = [check_int("--depth budget", b.strip(), 1, 100_000, "(search rollouts, e.g. 2,4,8)", SweepError)
+            budgets = [check_int("--depth budget", b.strip(), 1, 10_000_000, "(search iterations, e.g. 250,500,1000)", SweepError)
                        for b in depth.split(",") if b.strip()][:64]
             if not budgets:
-                raise SweepError(f"--depth {depth[:40]!r}: budgets must be integers >= 1, e.g. 2,4,8")
-            resolve(f"search:rollouts={budgets[0]}")
+                raise SweepError(f"--depth {depth[:40]!r}: budgets must be integers >= 1, e.g. 250,500,1000")
+            resolve(f"search:iterations={budgets[0]}")
     except SweepError as e:
         raise click.ClickException(str(e)) from None
     out = Path(out)
@@ -157,7 +157,7 @@ def _write(c, res, out, cells, base, g, sets, preset, pol, opps, rounds, skill_r
     if budgets:
         click.echo("\nskill trace (search at doubling budgets against " + pol + "):")
         for _, r in res["depth"].iterrows():
-            click.echo(f"  rollouts={r['budget']:<4} margin {r['margin']:+.2f} [{r['margin_ci_low']:+.2f}, "
+            click.echo(f"  iterations={r['budget']:<6} margin {r['margin']:+.2f} [{r['margin_ci_low']:+.2f}, "
                        f"{r['margin_ci_high']:+.2f}]  win rate {r['win_rate']:.3f}  n={r['n']} deals")
     click.echo(f"\nfiles: {out}/{{{','.join(files)}}}, manifest.json ({seconds:.1f} s)")
     if fail_on_flag and res["flags"]["flagged"].any():

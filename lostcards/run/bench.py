@@ -124,7 +124,7 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int =
         t = time.perf_counter()
         b = play(r2, "search", "expert", rounds=k, seed=4)
         secs = time.perf_counter() - t
-        moves = int(b.seats[:, 0, 0].sum() + b.seats[:, 0, 4].sum())
+        moves = int(b.seats[:, 0, [0, 1, 4]].sum())      # seat 0's decisions: plays, discards, passes
         results["search"] = {"moves_per_second": moves / secs, "seconds_per_round": secs / k}
         _say(f"search (default budget) vs expert: {moves / secs:,.1f} search moves/s, "
              f"{secs / k:.2f} s a round ({k} rounds)")

@@ -47,7 +47,7 @@ STANDARD = Sizes(rounds={"2p": 60_000, "4p": 20_000, "1p": 20_000, "lc": 20_000}
 QUICK = Sizes(rounds={"2p": 1_500, "4p": 400, "1p": 400, "lc": 400},
               records={"2p": 150, "4p": 60, "1p": 60, "lc": 60},
               deals={"2p": 400, "4p": 200, "1p": 200, "lc": 200},
-              search_deals={"2p": 2, "1p": 3}, search="search:rollouts=4")
+              search_deals={"2p": 2, "1p": 3}, search="search:iterations=40")
 
 
 RANDOM_SHARE = 3

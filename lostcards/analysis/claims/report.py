@@ -134,8 +134,8 @@ def markdown(run) -> str:
              f"{s1:,} solitaire rounds; its rows come from its own seats, and `expert (against search)` rows "
              "from its opponent on the same deals. It is too slow for the 4-player and lost-cities tables "
              f"within this report's time ({', '.join(TABLES[t].label for t in TABLES if t not in SEARCH_TABLES)}"
-             ": expert alone decides there). It starts from expert's move and plays its look-ahead out with "
-             "expert, so the verdicts rest on one family of bots.")
+             ": expert alone decides there). It has no expert inside (information-set Monte Carlo tree search "
+             "with a greedy play-out rule of its own), so the verdicts rest on two families of bots.")
     L.append("- Paired comparisons (a bot with one behaviour switched, `docs/expert.md`) play the same deals "
              "twice with the seats swapped (solitaire: each version plays the deal), so the luck of the deal "
              "cancels; only `expert` has the switches, so those rows are expert's alone.\n")

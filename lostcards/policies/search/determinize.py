@@ -1,570 +1,280 @@
-"""Determinizations for search bots: sample the hidden cards, then play them out.
+"""Determinizations: full engine states that agree with everything one seat has seen (SPEC §3).
 
-A seat's observation (``observation.py``) fixes the table, its own hand and the
-cards other seats are known to hold; the rest (other hands, the draw pile's
-order) is hidden.  ``sample`` deals the hidden cards at random consistently
-with the observation, into a compact full-information state ``W`` (one flat
-int32 array, ``W_*`` offsets), and ``sim_apply`` plays moves on it by the rules
-of ``docs/engine.md`` (same move codes as the engine), so a bot can play a
-determinized round to its end many times a millisecond.
+``base_from_obs`` builds, once a decision, the part of the state the seat knows:
+the rules (read off the observation), the table (expeditions, discard piles in
+order, stall count, turn, hand sizes), its own hand, and the cards it knows
+another seat holds (docs/engine.md, "What a seat knows": counts of copies per
+code).  ``hidden_pool`` lists every physical card it cannot place: the deck
+less all of that, and in solitaire less the cards it discarded (they left the
+game; the bot remembers them in its scratch words, since the observation no
+longer shows them).  ``sample`` shuffles the pool with the seat's stream and
+deals it: each other seat gets its hand size less what it is known to hold,
+the rest (top first) is the draw pile; in solitaire the draw pile takes
+``deck_size`` cards and the rest stays aside.  Every assignment is equally
+likely (a uniform shuffle of the unknown cards), so no card is ever placed where
+the seat has seen it elsewhere and every count matches the observation.
 
-What is hidden, and how it is dealt (docs/search.md):
-
-- unseen cards = the ruleset's full deck minus the own hand, both sides'
-  expeditions, every discard pile and the cards each other seat is known to hold;
-- each other seat holds its known cards plus unseen cards up to its hand size,
-  drawn with weights for what that seat tends to keep (``hand_weights``; equal
-  weights: uniform); the rest, shuffled, is the draw pile (``obs[O_DECK]`` cards).
-- hand sizes: with 2 players every hand holds ``hand_size`` cards.  With 4
-  players a pass moves cards inside a team, so each team always holds
-  ``2 * hand_size`` cards: the partner holds ``2 * hand_size - own``; the two
-  opponents are assumed to hold ``hand_size`` each, moved only as far as needed
-  for each to hold its known cards (at least one card each).
-- solitaire: the observation does not show the cards discarded (they leave the
-  game), so they stay in the unseen pool with the set-aside half; the draw pile
-  is ``obs[O_DECK]`` cards of that pool.
-
-Hands in ``W`` are unordered (a move names a card by its code; copies are
-identical).  ``to_engine`` turns a determinization into the engine's own state
-arrays, so rollouts can run through ``engine.apply_move`` and any numba policy.
-Only ``lostcards.rng.below`` draws random numbers.
+Copies (4 players): each live physical copy (in a hand, a pile or the deck) gets
+its own copy bit, so the engine's planes never collide; which copy is which
+cannot be seen and does not matter to the rules.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from lostcards.numba_cache import bind_cache, module_files
-from lostcards.policies.legacy.core import (
-    DRAW_DECK,
-    DRAW_NONE,
-    END_CAPPED,
-    END_DECK,
-    END_HAND_EMPTY,
-    END_NONE,
-    END_STALL,
-    PASS_FLAG,
-    S_DECK_END,
-    S_DECK_POS,
-    S_ENDED,
-    S_HAND_PID,
-    S_ORDER,
+from lostcards.engine.bits import offset, popcount
+from lostcards.engine.core import clear_round, set_deck
+from lostcards.engine.layout import (
+    R_ALL,
+    R_ASIDE,
+    R_BONUS_CARDS,
+    R_BONUS_POINTS,
+    R_CARDS,
+    R_COST,
+    R_DOUBLES,
+    R_HAND_SIZE,
+    R_NUMBERS,
+    R_OBS_RULES,
+    R_PASS_MIN,
+    R_PASS_TWICE,
+    R_PLAYERS,
+    R_SIMPLE,
+    R_STALL_END,
+    R_SUITS,
+    R_TURN_CAP,
+    S_ACC,
+    S_EXP,
+    S_HAND,
+    S_NONEMPTY,
     S_PASSED,
-    S_PILE_PID,
+    S_PILE,
+    S_PILE_COPY,
+    S_ROUND,
+    S_SEAT,
+    S_SIZES,
     S_STALL,
+    S_TOTALS,
     S_TURN,
 )
-from lostcards.policies.legacy.observation import (
-    HMAX,
-    NSUITS,
-    O_CAN_PASS,
-    O_DECK,
-    O_EXP_COUNT,
-    O_EXP_INV,
-    O_EXP_MASK,
-    O_EXP_SUM,
-    O_EXP_TOP,
-    O_HAND,
-    O_HAND_LEN,
-    O_KNOWN,
-    O_PILE,
-    O_PILE_LEN,
-    O_RULES,
-    O_SEAT,
-    O_SIDE,
-    O_STALL,
-    O_TURN,
-    PMAX,
+from lostcards.engine.observation import (
+    RULE_BONUS_CARDS,
+    RULE_BONUS_POINTS,
+    RULE_COST,
+    RULE_EXTRA,
+    RULE_HAND_SIZE,
+    RULE_INVESTMENTS,
+    RULE_NUMBERS,
+    RULE_PASS_MIN,
+    RULE_PASS_TWICE,
+    RULE_STALL_LIMIT,
+    RULE_TURN_CAP,
+    below,
+    can_pass,
+    count,
+    deck_cards,
+    either,
+    hand_cards,
+    hand_count,
+    hand_doubles,
+    hand_size,
+    has,
+    known,
+    known2,
+    lane_cards,
+    lowest_card,
+    minus,
+    nonempty_piles,
+    pile_words,
+    players,
+    rule,
+    rule2,
+    seat,
+    stall_count,
+    suits,
+    unseen,
+    without,
 )
-from lostcards.policies.legacy.rng import below
-from lostcards.rules.cards import MAX_CODES, SLOTS
-from lostcards.rules.ruleset import (
-    P_BONUS_CARDS,
-    P_BONUS_POINTS,
-    P_COST,
-    P_EXTRA_MASK,
-    P_HAND,
-    P_INVESTMENTS,
-    P_LEN,
-    P_NUMBERS_MASK,
-    P_PLAYERS,
-    P_STALL,
-    P_SUITS,
-    P_TURN_CAP,
-)
+from lostcards.engine.state import NO_LIMIT
+from lostcards.rules.cards import SLOTS
 
-NMAX = 96            # most cards a deck can hold
-
-# ---- the full-information state W ------------------------------------------------
-W_DECK_N = 0         # cards in the draw pile at the start (W_DECK[W_DECK_POS:W_DECK_N] remain)
-W_DECK_POS = 1
-W_STALL = 2
-W_TURN = 3
-W_ENDED = 4          # END_* of engine.py
-W_SEAT = 5           # the seat the observation belongs to
-W_HLEN = 6           # [seat]: cards in hand
-W_TARGET = 10        # [seat]: hand size a determinization deals it (sampling only)
-W_TOP = 14           # [side * 6 + suit]: highest number's slot, 0 if none (as O_EXP_TOP)
-W_SUM = W_TOP + 2 * NSUITS
-W_INV = W_SUM + 2 * NSUITS
-W_CNT = W_INV + 2 * NSUITS
-W_PLEN = W_CNT + 2 * NSUITS       # [suit]
-W_PILE = W_PLEN + NSUITS          # [suit * PMAX + k], bottom first
-W_HAND = W_PILE + NSUITS * PMAX   # [seat * HMAX + i]
-W_DECK = W_HAND + 4 * HMAX        # top first from W_DECK_POS
-W_LEN = W_DECK + NMAX
+HI_BASE = 60
+POOL_MAX = 128                 # room for every physical card of the largest deck (90)
 
 
 @njit(cache=True, inline="always")
-def w_side(seat, players):
-    return seat % 2 if players > 1 else 0
+def _bit(card):
+    return np.int64(1) << (card - HI_BASE * np.int64(card >= HI_BASE))
 
 
-def new_w():
-    return np.zeros(W_LEN, np.int32)
+@njit(cache=True, inline="always")
+def _word(card):
+    return np.int64(card >= HI_BASE)
 
 
-@njit(cache=True)
-def deck_counts(R, counts):
-    """counts[code] = copies of `code` in the ruleset's full deck (R: the P_* array)."""
-    counts[:] = 0
-    numbers = R[P_NUMBERS_MASK]
-    extra = R[P_EXTRA_MASK] if R[P_PLAYERS] == 4 else 0
-    for s in range(R[P_SUITS]):
-        for slot in range(R[P_INVESTMENTS]):
-            counts[s * SLOTS + slot] = 1
-        for slot in range(3, SLOTS):
-            if (numbers >> slot) & 1:
-                counts[s * SLOTS + slot] = 2 if (extra >> slot) & 1 else 1
+@njit(cache=True, inline="always")
+def put_in_hand(st, who, card, copy):
+    """Physical card (card, copy) into a seat's hand words (the size word is set apart)."""
+    st[S_HAND + (who * 2 + copy) * 2 + _word(card)] |= _bit(card)
 
 
-@njit(cache=True)
-def unseen_counts(obs, counts):
-    """counts[code] = copies of `code` this seat cannot place: the full deck minus
-    the own hand, the expeditions, the discard piles and other seats' known cards.
-    Returns the total, or -1 if the observation is inconsistent (a count below 0)."""
-    R = obs[O_RULES:O_RULES + P_LEN]
-    deck_counts(R, counts)
-    players = R[P_PLAYERS]
-    suits = R[P_SUITS]
-    me = obs[O_SEAT]
-    for i in range(obs[O_HAND_LEN]):
-        counts[obs[O_HAND + i]] -= 1
-    for side in range(2 if players > 1 else 1):
-        for s in range(suits):
-            mask = obs[O_EXP_MASK + side * NSUITS + s]
-            for slot in range(SLOTS):
-                if (mask >> slot) & 1:
-                    counts[s * SLOTS + slot] -= 1
-    for s in range(suits):
-        for k in range(obs[O_PILE_LEN + s]):
-            counts[obs[O_PILE + s * PMAX + k]] -= 1
-    for o in range(players):
-        if o != me:
-            for c in range(MAX_CODES):
-                counts[c] -= obs[O_KNOWN + o * MAX_CODES + c]
-    total = 0
-    bad = False
-    for c in range(MAX_CODES):
-        if counts[c] < 0:
-            bad = True
-        total += counts[c]
-    return -1 if bad else total
+@njit(cache=True, inline="always")
+def _next_copy(used, card):
+    """The copy bit of the next live copy of `card`; `used` (2 words: copy 0 taken) is updated."""
+    w = _word(card)
+    b = _bit(card)
+    if used[w] & b:
+        return np.int64(1)
+    used[w] |= b
+    return np.int64(0)
 
 
 @njit(cache=True)
-def base_state(obs, W, pool):
-    """Fill W with everything the observation fixes (table, own hand, other seats'
-    known cards, hand sizes to deal) and `pool` with the unseen cards' codes.
-    Returns the pool's size (-1: an inconsistent observation)."""
-    R = obs[O_RULES:O_RULES + P_LEN]
-    players = R[P_PLAYERS]
-    suits = R[P_SUITS]
-    h = R[P_HAND]
-    me = obs[O_SEAT]
-    W[:] = 0
-    W[W_SEAT] = me
-    W[W_STALL] = obs[O_STALL]
-    W[W_TURN] = obs[O_TURN]
-    W[W_ENDED] = END_NONE
-    W[W_DECK_N] = obs[O_DECK]
-    for i in range(2 * NSUITS):
-        W[W_TOP + i] = obs[O_EXP_TOP + i]
-        W[W_SUM + i] = obs[O_EXP_SUM + i]
-        W[W_INV + i] = obs[O_EXP_INV + i]
-        W[W_CNT + i] = obs[O_EXP_COUNT + i]
-    for s in range(suits):
-        n = obs[O_PILE_LEN + s]
-        W[W_PLEN + s] = n
-        for k in range(n):
-            W[W_PILE + s * PMAX + k] = obs[O_PILE + s * PMAX + k]
-    own = obs[O_HAND_LEN]
-    for i in range(own):
-        W[W_HAND + me * HMAX + i] = obs[O_HAND + i]
-    W[W_HLEN + me] = own
-    W[W_TARGET + me] = own
-    for o in range(players):
-        if o == me:
-            continue
-        n = 0
-        for c in range(MAX_CODES):
-            for _ in range(obs[O_KNOWN + o * MAX_CODES + c]):
-                W[W_HAND + o * HMAX + n] = c
-                n += 1
-        W[W_HLEN + o] = n
-        W[W_TARGET + o] = h
-    if players == 4:
-        partner = (me + 2) % 4
-        W[W_TARGET + partner] = max(2 * h - own, W[W_HLEN + partner])
-        o1 = (me + 1) % 4
-        o2 = (me + 3) % 4
-        lo = max(W[W_HLEN + o1], 1)
-        hi = 2 * h - max(W[W_HLEN + o2], 1)
-        t1 = min(max(h, lo), max(hi, lo))
-        W[W_TARGET + o1] = t1
-        W[W_TARGET + o2] = max(2 * h - t1, W[W_HLEN + o2])
-    counts = np.zeros(MAX_CODES, np.int32)
-    total = unseen_counts(obs, counts)
-    if total < 0:
-        return -1
-    n = 0
-    for c in range(MAX_CODES):
-        for _ in range(counts[c]):
-            pool[n] = c
-            n += 1
-    return n
-
-
-# How much likelier than an average unseen card a card is to sit in an opponent's
-# hand, in hundredths, by what it is to that opponent (measured on 2-player
-# `expeditions`, expert against expert: an opponent keeps the numbers that
-# extend its expeditions by a wide gap, lays the close ones and throws away
-# what it cannot use).  See docs/search.md.
-HW_DEAD = 60                            # a number at or below its expedition's highest
-HW_GAP = (78, 116, 139, 162, 170)       # a number it can still lay, skipping 0, 1, 2, 3, 4+ numbers
-HW_UNOPENED = (62, 81, 74, 106)         # a number of a suit it has not opened: low (2-7) / high (8-10),
-                                        # the other side has not / has opened it
-HW_INV_DEAD = 53                        # an investment it can no longer lay
-HW_INV_OPEN = 26                        # an investment on its investments-only expedition
-HW_INV_UNOPENED = 51                    # an investment of a suit it has not opened
+def rules_from_obs(st, obs):
+    """The rules block of the observation's ruleset (what the core needs to play a guessed state)."""
+    p = players(obs)
+    ns = suits(obs)
+    inv = rule(obs, RULE_INVESTMENTS)
+    nums = rule2(obs, RULE_NUMBERS)
+    extra = rule2(obs, RULE_EXTRA) if p == 4 else 0
+    st[R_PLAYERS] = p
+    st[R_SUITS] = ns
+    st[R_HAND_SIZE] = rule(obs, RULE_HAND_SIZE)
+    st[R_COST] = rule(obs, RULE_COST)
+    st[R_BONUS_CARDS] = rule(obs, RULE_BONUS_CARDS)
+    st[R_BONUS_POINTS] = rule(obs, RULE_BONUS_POINTS)
+    sl = rule2(obs, RULE_STALL_LIMIT)
+    st[R_STALL_END] = sl * p if sl > 0 else NO_LIMIT
+    tc = rule2(obs, RULE_TURN_CAP)
+    st[R_TURN_CAP] = tc if tc > 0 else NO_LIMIT
+    st[R_PASS_MIN] = rule(obs, RULE_PASS_MIN)
+    st[R_PASS_TWICE] = rule(obs, RULE_PASS_TWICE)
+    n = ns * (inv + popcount(nums) + popcount(extra))
+    st[R_CARDS] = n
+    st[R_ASIDE] = n - n // 2 if p == 1 else 0
+    one, two = deck_cards(obs)
+    st[R_ALL] = one[0]
+    st[R_ALL + 1] = one[1]
+    num = (0, 0)
+    for s in range(ns):
+        num = either(num, lane_cards(s, nums))
+    st[R_NUMBERS] = num[0]
+    st[R_NUMBERS + 1] = num[1]
+    st[R_DOUBLES] = two[0]
+    st[R_DOUBLES + 1] = two[1]
+    st[R_OBS_RULES] = obs.rules
+    st[R_OBS_RULES + 1] = obs.rules2
+    st[R_SIMPLE] = np.int64(ns <= 5 and p < 4)
 
 
 @njit(cache=True)
-def hand_weights(obs, wts, infer):
-    """wts[seat * MAX_CODES + code]: relative chance (hundredths) that `code` is in
-    the hand of `seat` (0 for this seat).  `infer` 0: all equal (uniform)."""
-    R = obs[O_RULES:O_RULES + P_LEN]
-    players = R[P_PLAYERS]
-    suits = R[P_SUITS]
-    me = obs[O_SEAT]
-    wts[:] = 100
-    if infer == 0 or players == 1:
-        return
-    for o in range(players):
-        if o == me:
-            continue
-        sd = w_side(o, players)
-        for s in range(suits):
-            xi = sd * NSUITS + s
-            top = obs[O_EXP_TOP + xi]
-            opened = obs[O_EXP_COUNT + xi] > 0
-            other_open = obs[O_EXP_COUNT + (1 - sd) * NSUITS + s] > 0
-            for t in range(SLOTS):
-                if t < 3:
-                    if not opened:
-                        w = HW_INV_UNOPENED
-                    elif top == 0:
-                        w = HW_INV_OPEN
-                    else:
-                        w = HW_INV_DEAD
-                elif opened:
-                    if t <= top:
-                        w = HW_DEAD
-                    else:
-                        g = t - (top if top >= 3 else 2) - 1
-                        w = HW_GAP[min(g, 4)]
-                else:
-                    w = HW_UNOPENED[(1 if t >= 9 else 0) + (2 if other_open else 0)]
-                wts[o * MAX_CODES + s * SLOTS + t] = w
-
-
-@njit(cache=True)
-def sample(W0, pool, npool, W, scratch, rng, wts):
-    """W = W0 with the hidden cards dealt at random: other seats' hands filled up to
-    their target sizes, each card drawn with chance proportional to its weight
-    for that seat (`hand_weights`; equal weights: uniform), then the rest,
-    shuffled, as the draw pile.  Returns 0, or 1 when the pool is too small for
-    the hands and the deck (the shortfall is left out of the deck)."""
-    W[:] = W0
-    for i in range(npool):
-        scratch[i] = pool[i]
-    m = npool                            # scratch[:m]: cards not dealt yet
-    for o in range(4):
-        n = W[W_HLEN + o]
-        need = W[W_TARGET + o] - n
-        if o == W[W_SEAT] or need <= 0:
-            continue
-        base = W_HAND + o * HMAX
-        wb = o * MAX_CODES
-        while need > 0 and m > 0:
-            total = 0
-            for i in range(m):
-                total += wts[wb + scratch[i]]
-            x = below(rng, total)
-            k = 0
-            while k < m - 1:
-                x -= wts[wb + scratch[k]]
-                if x < 0:
+def base_from_obs(st, obs, used):
+    """The known part of a determinization (rules, table, own hand, others' known cards) into `st`;
+    `used` (2 words) comes back with the codes whose first copy is placed."""
+    rules_from_obs(st, obs)
+    clear_round(st)
+    me = seat(obs)
+    p = players(obs)
+    st[S_SEAT] = me
+    st[S_TURN] = obs.turn
+    st[S_STALL] = stall_count(obs)
+    st[S_ROUND] = obs.round
+    st[S_TOTALS] = obs.totals
+    sizes = np.int64(0)
+    for s in range(p):
+        sizes |= hand_size(obs, s) << (8 * s)
+    st[S_SIZES] = sizes
+    if p == 4 and rule(obs, RULE_PASS_TWICE) == 0 and not can_pass(obs) \
+            and hand_count(obs) >= rule(obs, RULE_PASS_MIN):
+        st[S_PASSED] = np.int64(1) << me          # it passed on its previous turn
+    st[S_EXP] = obs.exp0
+    st[S_EXP + 1] = obs.exp0_hi
+    st[S_EXP + 2] = obs.exp1
+    st[S_EXP + 3] = obs.exp1_hi
+    st[S_ACC] = obs.acc0
+    st[S_ACC + 1] = obs.acc0_hi
+    st[S_ACC + 2] = obs.acc1
+    st[S_ACC + 3] = obs.acc1_hi
+    st[S_NONEMPTY] = nonempty_piles(obs)
+    used[0] = 0
+    used[1] = 0
+    dlo = st[R_DOUBLES]
+    dhi = st[R_DOUBLES + 1]
+    for suit in range(suits(obs)):
+        lo, hi = pile_words(obs, suit)
+        st[S_PILE + 2 * suit] = lo
+        st[S_PILE + 2 * suit + 1] = hi
+        if (dlo | dhi) != 0:                      # copy bits only where a code has two copies
+            cw = np.int64(0)
+            for k in range(32):
+                e = ((lo if k < 16 else hi) >> (4 * (k & 15))) & 15
+                if e == 0:
                     break
-                k += 1
-            W[base + n] = scratch[k]
-            scratch[k] = scratch[m - 1]
-            m -= 1
-            n += 1
-            need -= 1
-        W[W_HLEN + o] = n
-    nd = W0[W_DECK_N]
-    short = 0
-    if nd > m:
-        nd = m
-        short = 1
-    for i in range(nd):                  # Fisher-Yates over what is left, front to back
-        j = i + below(rng, m - i)
-        t = scratch[i]
-        scratch[i] = scratch[j]
-        scratch[j] = t
-        W[W_DECK + i] = scratch[i]
-    W[W_DECK_N] = nd
-    W[W_DECK_POS] = 0
-    return short
-
-
-# ---- playing moves on W -------------------------------------------------------------
-
-@njit(cache=True, inline="always")
-def _hand_remove(W, seat, code):
-    base = W_HAND + seat * HMAX
-    n = W[W_HLEN + seat]
-    for i in range(n):
-        if W[base + i] == code:
-            W[base + i] = W[base + n - 1]
-            W[W_HLEN + seat] = n - 1
-            return True
-    return False
+                c = SLOTS * suit + e - 1
+                if has((dlo, dhi), c):
+                    cw |= _next_copy(used, c) << k
+            st[S_PILE_COPY + suit] = cw
+    _place_set(st, me, hand_cards(obs), used)
+    _place_set(st, me, hand_doubles(obs), used)
+    for k in range(1, p):
+        o = (me + k) % p
+        _place_set(st, o, known(obs, o), used)
+        _place_set(st, o, known2(obs, o), used)
 
 
 @njit(cache=True, inline="always")
-def _hand_add(W, seat, code):
-    n = W[W_HLEN + seat]
-    W[W_HAND + seat * HMAX + n] = code
-    W[W_HLEN + seat] = n + 1
-
-
-@njit(cache=True, inline="always")
-def _end_checks(W, R, players, deck_emptied):
-    if deck_emptied:
-        W[W_ENDED] = END_DECK
-    elif R[P_STALL] > 0 and W[W_STALL] >= R[P_STALL] * players:
-        W[W_ENDED] = END_STALL
-    elif players == 1 and W[W_HLEN] == 0:
-        W[W_ENDED] = END_HAND_EMPTY
-    elif R[P_TURN_CAP] > 0 and W[W_TURN] >= R[P_TURN_CAP]:
-        W[W_ENDED] = END_CAPPED
+def _place_set(st, who, cs, used):
+    rest = cs
+    while (rest[0] | rest[1]) != 0:
+        c = lowest_card(rest)
+        put_in_hand(st, who, c, _next_copy(used, c))
+        rest = without(rest, c)
 
 
 @njit(cache=True)
-def sim_apply(W, R, seat, move):
-    """Play `seat`'s move (engine move code) on W by the rules; returns 0, or the
-    engine's error code for an illegal move (W unchanged then)."""
-    players = R[P_PLAYERS]
-    if move < 0 or move >= (1 << 17):
-        return 7
-    if move & PASS_FLAG:
-        if players != 4:
-            return 5
-        c1 = move & 255
-        c2 = (move >> 8) & 255
-        if not _hand_remove(W, seat, c1):
-            return 6
-        if not _hand_remove(W, seat, c2):
-            _hand_add(W, seat, c1)
-            return 6
-        partner = (seat + 2) % 4
-        _hand_add(W, partner, c1)
-        _hand_add(W, partner, c2)
-        W[W_TURN] += 1
-        _end_checks(W, R, players, False)
-        return 0
-    code = move & 255
-    to = (move >> 8) & 1
-    draw = (move >> 9) & 7
-    if move >= (1 << 12) or code >= R[P_SUITS] * SLOTS:
-        return 7
-    suit = code // SLOTS
-    slot = code % SLOTS
-    xi = w_side(seat, players) * NSUITS + suit
-    if to == 0:
-        top = W[W_TOP + xi]
-        if (slot < 3 and top != 0) or (slot >= 3 and slot <= top):
-            return 2
-    deck_left = W[W_DECK_N] - W[W_DECK_POS]
-    if players > 1:
-        if draw != DRAW_DECK:
-            ds = draw - 1
-            if ds >= R[P_SUITS]:
-                return 3
-            if to == 1 and ds == suit:
-                return 4
-            if W[W_PLEN + ds] == 0:
-                return 3
-    elif draw == DRAW_DECK and deck_left == 0:
-        return 3
-    elif draw != DRAW_DECK and draw != DRAW_NONE:
-        return 3
-    if not _hand_remove(W, seat, code):
-        return 1
-    if to == 0:
-        W[W_CNT + xi] += 1
-        if slot < 3:
-            W[W_INV + xi] += 1
-        else:
-            W[W_SUM + xi] += slot - 1
-            W[W_TOP + xi] = slot
-    elif players > 1:
-        k = W[W_PLEN + suit]
-        W[W_PILE + suit * PMAX + k] = code
-        W[W_PLEN + suit] = k + 1
-    from_pile = False
-    deck_emptied = False
-    if draw == DRAW_DECK or (players == 1 and deck_left > 0):
-        if deck_left > 0:
-            _hand_add(W, seat, W[W_DECK + W[W_DECK_POS]])
-            W[W_DECK_POS] += 1
-            deck_emptied = players > 1 and deck_left == 1
-    elif players > 1:
-        ds = draw - 1
-        k = W[W_PLEN + ds] - 1
-        _hand_add(W, seat, W[W_PILE + ds * PMAX + k])
-        W[W_PLEN + ds] = k
-        from_pile = True
-    if to == 1 and from_pile:
-        W[W_STALL] += 1
-    else:
-        W[W_STALL] = 0
-    W[W_TURN] += 1
-    _end_checks(W, R, players, deck_emptied)
-    return 0
-
-
-@njit(cache=True, inline="always")
-def side_score(W, R, side):
-    """A side's score as the table stands (SPEC §2 scoring)."""
-    total = 0
-    for s in range(R[P_SUITS]):
-        xi = side * NSUITS + s
-        n = W[W_CNT + xi]
-        if n > 0:
-            v = (W[W_SUM + xi] - R[P_COST]) * (W[W_INV + xi] + 1)
-            if n >= R[P_BONUS_CARDS]:
-                v += R[P_BONUS_POINTS]
-            total += v
-    return total
-
-
-@njit(cache=True, inline="always")
-def margin(W, R, side):
-    """Own side's score minus the other side's (solitaire: the own score)."""
-    if R[P_PLAYERS] == 1:
-        return side_score(W, R, 0)
-    return side_score(W, R, side) - side_score(W, R, 1 - side)
-
-
-# ---- a determinization as engine state (for rollouts through engine.apply_move) ------
-
-@njit(cache=True)
-def canonical_pids(R, pid_code, first_pid):
-    """pid_code[pid] = code for the canonical deck (cards.deck_codes order) and
-    first_pid[code] = the pid of its first copy.  Returns the deck size."""
-    counts = np.zeros(MAX_CODES, np.int32)
-    deck_counts(R, counts)
+def hidden_pool(obs, discarded, used, pool):
+    """The physical cards the seat cannot place, as card bytes (code | copy << 7) into `pool`;
+    returns how many.  `discarded`: solitaire discards (2 words), else zeros."""
+    one, two = unseen(obs)
+    one = minus(one, discarded)
     n = 0
-    for c in range(MAX_CODES):
-        first_pid[c] = n
-        for _ in range(counts[c]):
-            pid_code[n] = c
+    for cs in (one, two):
+        rest = cs
+        while (rest[0] | rest[1]) != 0:
+            c = lowest_card(rest)
+            pool[n] = c | (_next_copy(used, c) << 7)
             n += 1
+            rest = without(rest, c)
     return n
 
 
-@njit(cache=True, inline="always")
-def _next_pid(next_pid, code):
-    p = next_pid[code]
-    next_pid[code] = p + 1
-    return p
-
-
 @njit(cache=True)
-def to_engine(W, obs, first_pid, S, O):
-    """The engine's state arrays (S, O: see engine.py) for the determinization W of
-    the observation `obs`: every seat's observation row, the draw pile, physical
-    ids.  What other seats know of each other is taken from `obs` (cards drawn
-    off piles are public); what they know of this seat's hand is not in `obs`
-    and is left empty.  Passed-last-turn flags: this seat's from O_CAN_PASS, the
-    others' 0."""
-    R = obs[O_RULES:O_RULES + P_LEN]
-    players = R[P_PLAYERS]
-    me = obs[O_SEAT]
-    S[:] = 0
-    next_pid = first_pid.copy()
-    for seat in range(players):
-        row = O[seat]
-        row[:] = obs
-        row[O_SEAT] = seat
-        row[O_SIDE] = w_side(seat, players)
-        row[O_CAN_PASS] = 0
-        n = W[W_HLEN + seat]
-        # the hand, sorted by physical id (= by code; copies take consecutive ids)
-        for i in range(n):
-            c = W[W_HAND + seat * HMAX + i]
-            k = i
-            while k > 0 and row[O_HAND + k - 1] > c:
-                row[O_HAND + k] = row[O_HAND + k - 1]
-                k -= 1
-            row[O_HAND + k] = c
-        row[O_HAND_LEN] = n
-        for i in range(n):
-            S[S_HAND_PID + seat * HMAX + i] = _next_pid(next_pid, row[O_HAND + i])
-        if seat != me:
-            for c in range(MAX_CODES):
-                row[O_KNOWN + me * MAX_CODES + c] = 0
-                row[O_KNOWN + seat * MAX_CODES + c] = 0
-    for seat in range(players, 4):
-        O[seat, :] = 0
-    for s in range(R[P_SUITS]):
-        for k in range(W[W_PLEN + s]):
-            S[S_PILE_PID + s * PMAX + k] = _next_pid(next_pid, W[W_PILE + s * PMAX + k])
-    nd = W[W_DECK_N] - W[W_DECK_POS]
-    for i in range(nd):
-        S[S_ORDER + i] = _next_pid(next_pid, W[W_DECK + W[W_DECK_POS] + i])
-    S[S_DECK_POS] = 0
-    S[S_DECK_END] = nd
-    S[S_ENDED] = END_NONE
-    S[S_TURN] = W[W_TURN]
-    S[S_STALL] = W[W_STALL]
-    if players == 4 and obs[O_CAN_PASS] == 0:
-        S[S_PASSED + me] = 1
-    for seat in range(players):
-        O[seat, O_DECK] = nd
-        O[seat, O_STALL] = W[W_STALL]
-        O[seat, O_TURN] = W[W_TURN]
+def needs(obs, out):
+    """How many hidden cards each seat's hand takes (out[seat]; 0 for the own seat)."""
+    p = players(obs)
+    me = seat(obs)
+    for s in range(4):
+        out[s] = 0
+    for k in range(1, p):
+        o = (me + k) % p
+        out[o] = hand_size(obs, o) - count(known(obs, o)) - count(known2(obs, o))
 
 
-# ---- numba's disk cache and other files ------------------------------------------------
-
-def _bind_own_cache():
-    from lostcards.policies.legacy import core, observation, rng
-    from lostcards.rules import cards, outcome, ruleset, streams
-    bind_cache(globals(), module_files(cards, outcome, ruleset, streams, core, observation, rng))
-
-
-_bind_own_cache()
+@njit(cache=True, inline="always")
+def sample(st, base, words, pool, n_pool, need, n_deck, rng):
+    """`st` := `base` with the pool shuffled (Fisher-Yates on `rng`) and dealt: need[seat]
+    cards to each seat, then `n_deck` to the draw pile, top first."""
+    for i in range(words):
+        st[i] = base[i]
+    for i in range(n_pool - 1, 0, -1):
+        j = below(rng, i + 1)
+        t = pool[i]
+        pool[i] = pool[j]
+        pool[j] = t
+    k = 0
+    for s in range(4):
+        for _ in range(need[s]):
+            e = pool[k]
+            put_in_hand(st, s, e & 127, e >> 7)
+            k += 1
+    set_deck(st, offset(pool, k), n_deck)

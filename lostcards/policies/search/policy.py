@@ -39,10 +39,10 @@ from lostcards.engine.moves import (
     move_to,
 )
 from lostcards.engine.observation import below, deck_size, kth_card, players, scratch, seat
-from lostcards.policies.ismcts.clock import now_ns
-from lostcards.policies.ismcts.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
-from lostcards.policies.ismcts.playout import MAX_TURNS, playout, playout_draw, playout_move, step
-from lostcards.policies.ismcts.tree import (
+from lostcards.policies.search.clock import now_ns
+from lostcards.policies.search.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
+from lostcards.policies.search.playout import MAX_TURNS, playout, playout_draw, playout_move, step
+from lostcards.policies.search.tree import (
     N_CHILD,
     N_NEXT,
     N_TRIED_D,
