@@ -87,7 +87,8 @@ CASES = [
     (10, ["claims", "--quick", "--out", "AFILE/sub"], 1, ["cannot write to"]),
     (10, [*T, "--policies", "random,greedy", "--out", "AFILE/sub"], 1, ["cannot write to"]),
     # 12 is in test_safety_cli (signals); 13: policy parameters
-    (13, [*SIM, "--policies", "search:iterations=-1,random", "--out", "NEW"], 1, ["search:iterations=-1", "1..10000000"]),
+    (13, [*SIM, "--policies", "search:iterations=-1,random", "--out", "NEW"], 1,
+     ["search:iterations=-1", "1..10000000"]),
     (13, [*SIM, "--policies", "search:iterations=0.5,random", "--out", "NEW"], 1, ["an integer in 1..10000000"]),
     (13, [*SIM, "--policies", "search:iterations=inf,random", "--out", "NEW"], 1, ["search:iterations=inf"]),
     (13, [*SIM, "--policies", "expert:rho=nan,random", "--out", "NEW"], 1, ["expert:rho=nan", "0..5"]),

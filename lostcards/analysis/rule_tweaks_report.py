@@ -425,8 +425,9 @@ def markdown(res: dict, figures: list) -> str:
     depth, steps = res["depth"], res["steps"]
     if isinstance(depth, pd.DataFrame) and not depth.empty:
         w(f"The `search` bot (information-set Monte Carlo tree search, `docs/search.md`) at doubling budgets "
-          f"(iterations a decision) against expert, Expeditions, 2 players, on the same {int(depth['n'].iloc[0])} duplicate deals per "
-          f"budget (a few hundred only: search took {depth['seconds_per_deal'].iloc[-1]:.2f} s per deal of two "
+          f"(iterations a decision) against expert, Expeditions, 2 players, on the same "
+          f"{int(depth['n'].iloc[0])} duplicate deals per budget (a few hundred only: search took "
+          f"{depth['seconds_per_deal'].iloc[-1]:.2f} s per deal of two "
           f"rounds at {int(depth['budget'].iloc[-1])} iterations on this machine, so these intervals are wide).\n")
         w("| iterations | margin against expert, points per round | win rate (draws half) | seconds per deal |")
         w("|---|---|---|---|")

@@ -90,7 +90,8 @@ def _sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds,
                                                                       for o in split_policies(opponents)]
         budgets = []
         if depth:
-            budgets = [check_int("--depth budget", b.strip(), 1, 10_000_000, "(search iterations, e.g. 250,500,1000)", SweepError)
+            budgets = [check_int("--depth budget", b.strip(), 1, 10_000_000, "(search iterations, e.g. 250,500,1000)",
+                                 SweepError)
                        for b in depth.split(",") if b.strip()][:64]
             if not budgets:
                 raise SweepError(f"--depth {depth[:40]!r}: budgets must be integers >= 1, e.g. 250,500,1000")

@@ -39,6 +39,7 @@ from lostcards.engine.moves import (
     move_to,
 )
 from lostcards.engine.observation import below, deck_size, kth_card, players, scratch, seat
+from lostcards.policies.scratch import stack_floats, stack_words
 from lostcards.policies.search.clock import now_ns
 from lostcards.policies.search.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
 from lostcards.policies.search.playout import MAX_TURNS, playout, playout_draw, playout_move, step
@@ -55,7 +56,6 @@ from lostcards.policies.search.tree import (
     new_node,
     offer,
 )
-from lostcards.policies.scratch import stack_floats, stack_words
 
 # parameter positions (declaration order in __init__.py)
 K_ITERATIONS, K_SECONDS, K_C = range(3)
