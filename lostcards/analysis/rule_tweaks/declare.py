@@ -190,12 +190,12 @@ STATEMENTS = (
         "in self-play: the share of rounds the rule ends, and the rule's effect on the length of a round on the "
         "same deals (the rule against no rule and a 2,000-turn cap). Expert and random are shown beside it.",
         (Tweak("stall_ended", "share of rounds ended by the stall rule", "level", "ended_by_stall",
-               at_least(0.01, 0.005, "at least 1% of rounds (less than 0.5 points short: no difference)"),
+               at_least(0.01, 0.005, "at least 1% of rounds (less than 0.5 percentage points short: no difference)"),
                STALLER, STALL_CELLS, (Control(FAILS, "expert"), Control(HOLDS, "random")), "share",
                context_bots=("expert", "random")),
          Tweak("stall_shortens", "turns per round, with the rule minus without it", "effect", "turns_per_round",
                SHORTER, STALLER, IN_BOTH,
-               (Control(FAILS, "expert"), Control(HOLDS, "random", (("stall_limit", 2),))), "turns", "stall",
+               (Control(FAILS, "expert"), Control(HOLDS, "random")), "turns", "stall",
                context_bots=("expert", "random")))),
     Statement(
         "pass-rule", "The pass rule matters",
@@ -227,7 +227,7 @@ STATEMENTS = (
         "Round r is started by seat r mod players; does moving first win more rounds?",
         f"Expert self-play, {EDGE_ROUNDS:,} rounds per ruleset: the first player's side's win rate, draws half.",
         (Tweak("first_win_rate", "first player's win rate (draws half)", "level", "first_player_win_rate",
-               at_most(0.55, 0.005, "at most 55% (less than 0.5 points over: no difference)"), POLICY, GAMES,
+               at_most(0.55, 0.005, "at most 55% (less than 0.5 percentage points over: no difference)"), POLICY, GAMES,
                (Control(HOLDS), Control(FAILS, overrides=(("suits", 3), ("investments", 0), ("hand_size", 10))))
                , "share", rounds=EDGE_ROUNDS),)),
     Statement(

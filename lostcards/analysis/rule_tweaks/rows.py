@@ -54,7 +54,7 @@ def _row(st, t, bot, players, where, data, level, decides) -> dict:
             "level": level if decides else 0.95, "ci95_low": got["ci95_low"], "ci95_high": got["ci95_high"],
             "region_low": t.expect.low, "region_high": t.expect.high, "expectation": t.expect.text,
             "label": t.label, "unit": t.unit, "method": got["method"], "metric": t.metric,
-            "opponent": t.opponent, "change": t.change}
+            "opponent": t.opponent, "change": t.change, "form": t.kind}
 
 
 def planned(players=(2, 4)) -> list:
