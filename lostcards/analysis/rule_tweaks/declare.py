@@ -125,19 +125,21 @@ def compared(change: str, context: str) -> tuple:
 @dataclass(frozen=True)
 class Control:
     """A setting under which a deciding measure gives `gives`: another bot, rule overrides on both
-    rulesets of the comparison (on Expeditions), a player count."""
+    rulesets of the comparison, a player count, and where (default: the measure's first ``where``)."""
 
     gives: str
     policy: str = ""
     overrides: tuple = ()
     players: int = 2
+    where: str = ""
 
     def __post_init__(self):
         assert self.gives in (HOLDS, FAILS), self.gives
 
     def text(self, bot: str) -> str:
         where = ", ".join(f"{k}={','.join(map(str, v)) if isinstance(v, tuple) else v}" for k, v in self.overrides)
-        return f"{self.policy or bot} ({self.players} players{', ' + where if where else ''}): {self.gives}"
+        at = f", {self.where}" if self.where else ""
+        return f"{self.policy or bot} ({self.players} players{at}{', ' + where if where else ''}): {self.gives}"
 
 
 @dataclass(frozen=True)
@@ -195,7 +197,7 @@ STATEMENTS = (
                context_bots=("expert", "random")),
          Tweak("stall_shortens", "turns per round, with the rule minus without it", "effect", "turns_per_round",
                SHORTER, STALLER, IN_BOTH,
-               (Control(FAILS, "expert"), Control(HOLDS, "random")), "turns", "stall",
+               (Control(FAILS, "expert"), Control(HOLDS, "random", where="in published")), "turns", "stall",
                context_bots=("expert", "random")))),
     Statement(
         "pass-rule", "The pass rule matters",
@@ -225,7 +227,8 @@ STATEMENTS = (
     Statement(
         "first-player", "The first player's edge is small",
         "Round r is started by seat r mod players; does moving first win more rounds?",
-        f"Expert self-play, {EDGE_ROUNDS:,} rounds per ruleset: the first player's side's win rate, draws half.",
+        "Expert self-play, on the first-player sample (How it was measured): the first player's side's win "
+        "rate, draws half.",
         (Tweak("first_win_rate", "first player's win rate (draws half)", "level", "first_player_win_rate",
                at_most(0.55, 0.005, "at most 55% (less than 0.5 percentage points over: no difference)"), POLICY, GAMES,
                (Control(HOLDS), Control(FAILS, overrides=(("suits", 3), ("investments", 0), ("hand_size", 10))))

@@ -345,7 +345,7 @@ def markdown(res: dict, figures: list) -> str:
          "combines its rows: all hold, holds; all fail, does not hold; some of each, partly.",
          "- Each deciding row names the control under which it comes out the other way; "
          "`tests/test_rule_tweaks.py` plays every control on a small run and checks that it does.",
-         f"- Code: lostcards {cfg.get('version', '?')}, source hash {cfg['source']}; run {cfg['date']}.\n",
+         f"- Code: `lostcards {cfg.get('version', '?')}`, source hash `{cfg['source']}`; run `{cfg['date']}`.\n",
          "## Verdicts\n", "| statement | 2 players | 4 players | overall |", "|---|---|---|---|"]
     for s in STATEMENTS:
         x = v.get(s.id, {})

@@ -84,7 +84,7 @@ def statement_rows(data, players=(2, 4)) -> tuple[list, float, int]:
 def control_row(t, control, data) -> dict:
     """A deciding measure under one of its controls, at 95%, with the verdict it gives there."""
     bot = control.policy or t.bot
-    got = _interval(t, bot, control.players, t.where[0], data, 0.95, control.overrides)
+    got = _interval(t, bot, control.players, control.where or t.where[0], data, 0.95, control.overrides)
     return {**got, "policy": bot, "verdict": t.expect.verdict(got["ci_low"], got["ci_high"])}
 
 
