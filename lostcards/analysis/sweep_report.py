@@ -9,7 +9,6 @@ import pandas as pd
 from lostcards.analysis.sweep import CHECKS, KEY_METRICS, THRESHOLDS
 from lostcards.run.batchdir import write_manifest
 
-
 # ---- figures -----------------------------------------------------------------------------
 
 def _pick(df: pd.DataFrame, metric: str, opp: str) -> pd.DataFrame:

@@ -63,8 +63,8 @@ def rule_tweaks(out, rounds, edge_rounds, seed, depth_deals, budgets, players, t
                 write(res, tmp, command)
         click.echo(f"rewrote {out}/rule-tweaks.md and {out}/figures/rule-tweaks-*.png from {out}/rule-tweaks.csv")
         return
-    identity = {"seed": seed, "rounds": rounds, "edge_rounds": edge_rounds, "players": list(players_), "depth_deals": depth_deals,
-                "budgets": list(budgets_)}
+    identity = {"seed": seed, "rounds": rounds, "edge_rounds": edge_rounds, "players": list(players_),
+                "depth_deals": depth_deals, "budgets": list(budgets_)}
     with claim(out, "rule-tweaks", identity, OUTPUTS, command) as c:
         engine_notice()
         try:

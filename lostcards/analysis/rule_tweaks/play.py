@@ -106,7 +106,8 @@ def bot_rows(data: Data, players=PLAYERS) -> list:
                     "method": "t (duplicate deals)"})
         if bot == STALLER:      # its stalls: draws off a discard pile, against expert's on the same deals
             key = ("pile_draws_per_round", "")
-            d = paired_diff(data.cell(bot, r, ROUNDS, cell).samples[key], data.cell(POLICY, r, ROUNDS, cell).samples[key])
+            a, b = (data.cell(x, r, ROUNDS, cell).samples[key] for x in (bot, POLICY))
+            d = paired_diff(a, b)
             out.append({**out[-1], "metric": "pile_draws_per_round", "estimate": d["estimate"],
                         "ci_low": d["ci_low"], "ci_high": d["ci_high"], "n": d["n"], "unit": "draws a round",
                         "method": d["method"] + " (self-play, same deals)"})
