@@ -173,11 +173,13 @@ def load(out: Path) -> dict:
     out = Path(out)
     df = pd.read_csv(out / "rule-tweaks.csv", low_memory=False, keep_default_na=False, na_values=[""])
     for c in df.columns:
-        if df[c].dtype == object:
-            df[c] = df[c].where(df[c].notna(), "").astype(str)
+        if not pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]):
+            df[c] = df[c].astype(object).where(df[c].notna(), "").astype(str)
     for c in ("same_deals", "flagged"):
         if c in df:
             df[c] = df[c].astype(str).eq("True")
+    if "decides" in df:          # "true"/"false", as the rows write it (pandas reads them as booleans)
+        df["decides"] = df["decides"].astype(str).str.lower().where(df["kind"] == "statement", "")
     res = {}
     for k in PARTS:
         part = df[df["kind"] == KINDS[k]].dropna(axis=1, how="all").reset_index(drop=True)
