@@ -45,10 +45,10 @@ limit, players, extra low copies, deck size); nothing assumes a preset.  One
 scratch array is allocated per call.
 """
 import numpy as np
-from numba import njit
+from numba import carray, njit
 
-from lostcards.engine.core import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
-from lostcards.engine.observation import (
+from lostcards.policies.legacy.core import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
+from lostcards.policies.legacy.observation import (
     HMAX,
     NSUITS,
     O_CAN_PASS,
@@ -739,10 +739,10 @@ def _draw(obs, params, buf, card, to, extend):
 
 
 from lostcards.policies import Choice, Float, Int, Policy, Switch, register  # noqa: E402
+from lostcards.policies.legacy import fill_row  # noqa: E402
+from lostcards.policies.legacy.observation import OBS_LEN  # noqa: E402
 
-EXPERT = register(Policy(
-    "expert", expert_policy,
-    parameters={
+PARAMETERS = {
         "invest": Choice({"normal": INV_NORMAL, "eager": INV_EAGER, "never": INV_NEVER, "hand": INV_HAND}),
         "endgame": Switch("on"),
         "safety": Switch("on"),
@@ -761,6 +761,21 @@ EXPERT = register(Policy(
         "last_play": Switch("on"),
         "bonus_from": Int(0, 0, 4, "investments a projection needs before the bonus counts (4: never)"),
         "pass_at": Float(PASS_PAYS_AT, -100, 1000, "pass=pays: what the best move must cost before a pass"),
-    },
+}
+_N_PARAMS = len(PARAMETERS)
+
+
+@njit(cache=True)
+def expert_on_engine(obs, params, mem):
+    """expert on the engine's observation, through the old observation row (policies/legacy:
+    expert is not ported to the bit observation yet)."""
+    row = np.zeros(OBS_LEN, np.int32)
+    fill_row(obs, row)
+    return expert_policy(row, carray(params, (_N_PARAMS,)), carray(mem, (4,)))
+
+
+EXPERT = register(Policy(
+    "expert", expert_on_engine,
+    parameters=PARAMETERS,
     doc="expected-value heuristic: suit projections from the cards seen, safe discards, "
         "denial draws, an endgame that counts the plays left"))

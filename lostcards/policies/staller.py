@@ -26,10 +26,14 @@ the side needs before it stalls, default 1: any lead).  Measured against
 expert in ``reports/rule-tweaks.md`` (its stall turns a round and its margin on
 duplicate deals).
 """
-from numba import njit
+import numpy as np
+from numba import carray, njit
 
-from lostcards.engine.core import DRAW_DECK, PASS_FLAG, TO_DISCARD, TO_EXPEDITION, expedition_score, make_play
-from lostcards.engine.observation import (
+from lostcards.policies import Float, Policy, register
+from lostcards.policies.expert import EXPERT, expert_policy
+from lostcards.policies.legacy import fill_row
+from lostcards.policies.legacy.core import DRAW_DECK, PASS_FLAG, TO_DISCARD, TO_EXPEDITION, expedition_score, make_play
+from lostcards.policies.legacy.observation import (
     NSUITS,
     O_EXP_COUNT,
     O_EXP_INV,
@@ -37,12 +41,11 @@ from lostcards.engine.observation import (
     O_RULES,
     O_SIDE,
     O_STALL,
+    OBS_LEN,
     exp_count,
     exp_top,
     pile_top,
 )
-from lostcards.policies import Float, Policy, register
-from lostcards.policies.expert import EXPERT, expert_policy
 from lostcards.rules.cards import SLOTS
 from lostcards.rules.ruleset import P_PLAYERS, P_STALL, P_SUITS
 
@@ -120,8 +123,19 @@ def staller_policy(obs, params, rng):
     return make_play(card, TO_DISCARD, 1 + pile)
 
 
+_N_PARAMS = K_LEAD + 1
+
+
+@njit(cache=True)
+def staller_on_engine(obs, params, mem):
+    """The staller on the engine's observation, through the old observation row (as expert)."""
+    row = np.zeros(OBS_LEN, np.int32)
+    fill_row(obs, row)
+    return staller_policy(row, carray(params, (_N_PARAMS,)), carray(mem, (4,)))
+
+
 STALLER = register(Policy(
-    "staller", staller_policy,
+    "staller", staller_on_engine,
     parameters={**EXPERT.parameters,
                 "lead": Float(1.0, -1000, 1000, "points ahead on the board the side needs before it stalls")},
     doc="expert, but stalls (discards and draws off a discard pile) while its side is ahead on the board, "
