@@ -1,8 +1,8 @@
 """The old observation row, for the bots not yet ported to ``lostcards.engine.observation``.
 
-``expert`` was written against a flat int32 observation row
-(``legacy.observation``: ``O_*`` offsets).
-Until it is ported (issue 10), it runs on the engine through an adapter
+``expert`` (and ``staller``, built on it) were written against a flat int32 observation
+row (``legacy.observation``: ``O_*`` offsets).
+Until they are ported (issue 10), each runs on the engine through an adapter
 of the one policy signature: ``fill_row`` writes the row from the new ``Obs``
 (every field the old engine wrote, from what the seat may see), then the old
 kernel decides.  Moves are the same codes in both (``engine.moves``).  The
