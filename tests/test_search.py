@@ -1,5 +1,5 @@
-"""The `ismcts` search bot: legal everywhere, reproducible, honest determinizations, a budget that
-holds, and stronger than `random`."""
+"""The `search` bot (information-set MCTS): legal everywhere, reproducible, honest determinizations,
+a budget that holds, and stronger than `random`."""
 from collections import Counter
 
 import numpy as np
