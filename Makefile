@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 YARDSTICK ?= ../shared/yardstick
-RULE_TWEAKS_ARGS ?= --depth-deals 100
+RULE_TWEAKS_ARGS ?= --depth-deals 100 --budgets 2,4,8,16
 
 .PHONY: install lint test test-slow bench report clean
 

@@ -157,7 +157,7 @@ def rule_violations(rnd) -> dict:
         out["draw"] = {"play": t(c), "to": "discard", "draw": letters[0]}
     if len(hand) >= 2 and not rnd.can_pass():
         out["pass-refused"] = {"pass": [t(hand[0]), t(hand[1])]}
-    if r.players == 4:
+    if r.players == 4 and len(hand) >= 3:      # three cards are no pass (two would be one)
         out["not-a-move"] = {"pass": [t(x) for x in hand[:3]]}
         once = [x for x in hand if hand.count(x) == 1]
         if rnd.can_pass() and once:

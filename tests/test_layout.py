@@ -18,7 +18,7 @@ MAX_LINES = 450
 LONG_OK = {"lostcards.policies.expert", "lostcards.reference.round"}
 # known exceptions, to be split by their owners (search bot, numba engine)
 LONG_FOR_NOW = {"lostcards.policies.search",
-                "lostcards.policies.search.determinize", "lostcards.analysis.rule_tweaks_report"}
+                "lostcards.policies.search.determinize"}
 
 
 

@@ -41,9 +41,10 @@ interval (``lostcards.stats``); a ratio, a conditional share and a standard
 deviation get a normal interval from their influence values (the delta method),
 which is also how their paired differences are measured.
 
-``skill_trace`` measures depth: a search bot at doubling budgets against the
-expert on duplicate deals, and whether each doubling still pays (paired on the
-same deals).
+``estimate`` and ``paired_diff`` take a confidence level (95% by default), so
+that a report can state its deciding intervals at a simultaneous level.
+``lostcards.analysis.depth`` (the skill trace) and ``lostcards.analysis.stall``
+build on these samples.
 """
 from __future__ import annotations
 
@@ -159,31 +160,36 @@ def influence(s: Sample) -> tuple[float, np.ndarray]:
     raise ValueError(f"unknown sample kind {s.kind!r}")
 
 
-def estimate(s: Sample) -> tuple[float, float, float, int, str]:
-    """(estimate, ci_low, ci_high, n, method) with a 95% interval."""
+def _z(level: float) -> float:
+    return Z if level == 0.95 else float(_st.norm.ppf(0.5 + level / 2))
+
+
+def estimate(s: Sample, level: float = 0.95) -> tuple[float, float, float, int, str]:
+    """(estimate, ci_low, ci_high, n, method) with an interval at `level` (95% unless a simultaneous
+    level is asked for)."""
     if s.kind == "share":
-        e = share_ci(int(s.x.sum()), s.index.size)
+        e = share_ci(int(s.x.sum()), s.index.size, level)
         return e.estimate, e.ci_low, e.ci_high, e.n, "Wilson"
     if s.kind == "mean":
-        e = mean_ci(s.x)
+        e = mean_ci(s.x, level)
         return e.estimate, e.ci_low, e.ci_high, e.n, "t"
     if s.kind == "rate":
-        e = mean_ci(s.x)
+        e = mean_ci(s.x, level)
         if s.x.size and (e.ci_low == e.ci_high or np.isnan(e.ci_low)):
             # every unit alike (e.g. all won): the t interval collapses; Wilson on n units instead
-            w = share_ci(float(s.x.sum()), s.x.size)
+            w = share_ci(float(s.x.sum()), s.x.size, level)
             return e.estimate, min(w.ci_low, e.estimate), max(w.ci_high, e.estimate), e.n, "Wilson (all units equal)"
         return e.estimate, e.ci_low, e.ci_high, e.n, "t"
     est, inf = influence(s)
     n = int(s.mask.sum()) if s.kind == "cond" else s.index.size
     if s.index.size < 2 or math.isnan(est):
         return est, float("nan"), float("nan"), n, "delta"
-    half = Z * float(inf.std(ddof=1)) / math.sqrt(s.index.size)
+    half = _z(level) * float(inf.std(ddof=1)) / math.sqrt(s.index.size)
     return est, est - half, est + half, n, "delta"
 
 
-def paired_diff(a: Sample, b: Sample) -> dict:
-    """a - b on the units both have (same round/deal/match index): estimate, 95% interval, n.
+def paired_diff(a: Sample, b: Sample, level: float = 0.95) -> dict:
+    """a - b on the units both have (same round/deal/match index): estimate, interval at `level`, n.
 
     Units with the same index were dealt the same cards when both rulesets have
     the same deck (common random numbers); otherwise they are independent pairs
@@ -203,12 +209,12 @@ def paired_diff(a: Sample, b: Sample) -> dict:
         # no unit differs between the two rulesets: the difference is exactly 0 on this sample.  For a
         # share or a rate (values in 0..1) |difference| <= the share of units that differ, whose 95%
         # upper bound with 0 of n seen is Wilson's; other metrics have no such bound: [0, 0].
-        u = share_ci(0, n).ci_high if a.kind in ("share", "rate") else 0.0
+        u = share_ci(0, n, level).ci_high if a.kind in ("share", "rate") else 0.0
         return {"estimate": 0.0, "ci_low": -u, "ci_high": u, "n": n, "method": NO_UNIT_DIFFERS}
     if a.kind in ("share", "mean", "rate"):
-        q, method = float(_st.t.ppf(0.975, n - 1)), "paired t"
+        q, method = float(_st.t.ppf(0.5 + level / 2, n - 1)), "paired t"
     else:
-        q, method = Z, "paired delta"
+        q, method = _z(level), "paired delta"
     half = q * sd / math.sqrt(n)
     return {"estimate": est, "ci_low": est - half, "ci_high": est + half, "n": n, "method": method}
 
@@ -400,13 +406,3 @@ def same_deals(a, b) -> bool:
     """Whether two rulesets get the same shuffles for the same seed and round (same deck, same seats)."""
     from lostcards.rules.cards import deck_codes
     return a.players == b.players and deck_codes(a) == deck_codes(b)
-
-
-# ---- depth: the skill trace ----------------------------------------------------------
-
-
-
-# ---- the stall rule: how often it ends a round, and was the round still moving? ----------------
-
-
-

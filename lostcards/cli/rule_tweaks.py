@@ -13,7 +13,7 @@ from lostcards.rules.ruleset import check_int
 
 OUTPUTS = ("rule-tweaks.csv", "rule-tweaks.md", "rule-tweaks.json",
            *(f"figures/rule-tweaks-{f}.png"
-             for f in ("effects-1p", "effects-2p", "effects-4p", "cells", "skill-trace")))
+             for f in ("statements", "effects-2p", "effects-4p", "skill-trace")))
 
 
 def _ints(option: str, text: str, lo: int, hi: int) -> tuple:
@@ -28,6 +28,8 @@ def _ints(option: str, text: str, lo: int, hi: int) -> tuple:
               help="Output folder (figures go in OUT/figures); `make report` names reports/.")
 @click.option("--rounds", type=Count(3, 10**9), default=rt.ROUNDS, show_default=True,
               help="Self-play rounds and duplicate deals per ruleset.")
+@click.option("--edge-rounds", type=Count(3, 10**9), default=rt.EDGE_ROUNDS, show_default=True,
+              help="Self-play rounds per ruleset for the first player's edge.")
 @click.option("--seed", type=SEED, default=rt.SEED, show_default=True, help=SEED_HELP)
 @click.option("--depth-deals", type=Count(0, 10**7), default=rt.DEPTH["deals"], show_default=True,
               help="Duplicate deals per search budget in the skill trace (0: skip it).")
@@ -37,9 +39,9 @@ def _ints(option: str, text: str, lo: int, hi: int) -> tuple:
 @click.option("--threads", type=THREADS, default=None, help="Numba threads (default: all cores).")
 @click.option("--render", is_flag=True,
               help="Play nothing: rewrite the report and figures from OUT/rule-tweaks.csv and .json.")
-def rule_tweaks(out, rounds, seed, depth_deals, budgets, players, threads, render):
+def rule_tweaks(out, rounds, edge_rounds, seed, depth_deals, budgets, players, threads, render):
     """What each of the adaptation's rule changes does to the game (writes rule-tweaks.csv, .md, figures)."""
-    from lostcards.analysis.rule_tweaks_report import load, write
+    from lostcards.analysis.rule_tweaks.report import load, write
     from lostcards.errors import BatchError
     from lostcards.run.batchdir import claim, identity_of, manifests_in
     out = Path(out)
@@ -61,13 +63,13 @@ def rule_tweaks(out, rounds, seed, depth_deals, budgets, players, threads, rende
                 write(res, tmp, command)
         click.echo(f"rewrote {out}/rule-tweaks.md and {out}/figures/rule-tweaks-*.png from {out}/rule-tweaks.csv")
         return
-    identity = {"seed": seed, "rounds": rounds, "players": list(players_), "depth_deals": depth_deals,
-                "budgets": list(budgets_)}
+    identity = {"seed": seed, "rounds": rounds, "edge_rounds": edge_rounds, "players": list(players_),
+                "depth_deals": depth_deals, "budgets": list(budgets_)}
     with claim(out, "rule-tweaks", identity, OUTPUTS, command) as c:
         engine_notice()
         try:
             res = rt.run(rounds, seed, depth_deals, budgets_, players_, threads,
-                         say=lambda s: click.echo(s, err=True))
+                         say=lambda s: click.echo(s, err=True), edge_rounds=edge_rounds)
         except KeyboardInterrupt:
             click.echo(f"interrupted: nothing of this run was written to {out}", err=True)
             sys.exit(130)

@@ -8,16 +8,8 @@ from pathlib import Path
 
 import click
 
-from lostcards.analysis.sweep import (
-    CHECKS,
-    THRESHOLDS,
-    build_cells,
-    choose_baseline,
-    parse_grid,
-    run_sweep,
-    summary,
-    write,
-)
+from lostcards.analysis.sweep import CHECKS, THRESHOLDS, build_cells, choose_baseline, parse_grid, run_sweep
+from lostcards.analysis.sweep_report import summary, write
 from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count, Number, engine_notice
 from lostcards.errors import SweepError
 from lostcards.policies import split_policies
@@ -50,7 +42,7 @@ from lostcards.rules.ruleset import PRESETS, check_int, format_value, parse_over
 @click.option("--max-first", type=Number(0, 1), default=THRESHOLDS["first_player"], show_default=True,
               help="Flag a cell whose first player's win rate is above this (interval above 0.5).")
 @click.option("--min-skill", type=Number(0, 1), default=THRESHOLDS["skill"], show_default=True,
-              help="Flag a cell where the policy's win rate against random is below this.")
+              help="Flag a cell where the policy's win rate against greedy is below this.")
 @click.option("--depth", default=None, metavar="B1,B2,...",
               help="Also the skill trace on the baseline cell: search at these rollout budgets "
                    "against the policy (slow: about a second per round at 16 rollouts).")
@@ -59,8 +51,8 @@ from lostcards.rules.ruleset import PRESETS, check_int, format_value, parse_over
 @click.option("--fail-on-flag", is_flag=True, help="Exit with status 3 when a cell is flagged.")
 @click.option("--threads", type=THREADS, default=None, help="Worker threads (default: all cores).")
 @click.option("--out", "out", type=click.Path(file_okay=False), default="runs/sweep", show_default=True,
-              help="Output directory (created; rerunning the same sweep replaces its files; another command's or "
-                   "another sweep's output is refused).")
+              help="Output directory (created; each cell is kept as it finishes, so the same sweep run again "
+                   "plays only the cells it lacks; another command's or another sweep's output is refused).")
 @click.option("--progress/--no-progress", "show_progress", default=True, show_default=True,
               help="A line per finished cell on stderr.")
 def sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds, seed, baseline, max_stall,
@@ -109,7 +101,9 @@ def _sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds,
             "--seed", str(seed), *[a for s in baseline for a in ("--baseline", s)],
             "--max-stall", f"{max_stall:g}", "--max-first", f"{max_first:g}", "--min-skill", f"{min_skill:g}",
             *(["--depth", depth, "--depth-deals", str(depth_deals)] if depth else []), "--out", str(out)]
-    with claim(out, "sweep", identity, SWEEP_FILES, "lostcards sweep " + " ".join(shlex.quote(a) for a in args)) as c:
+    from lostcards.analysis.sweep_cells import CellStore, cell_file
+    outputs = (*SWEEP_FILES, *(cell_file(c.index) for c in cells))
+    with claim(out, "sweep", identity, outputs, "lostcards sweep " + " ".join(shlex.quote(a) for a in args)) as c:
         say = (lambda line: click.echo(line, err=True)) if show_progress else None
         if say:
             vs = (f"{skill_rounds if skill_rounds is not None else rounds:,} duplicate deals against {', '.join(opps)}"
@@ -118,13 +112,15 @@ def _sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds,
                 f"({pol}) + {vs}, seed {seed}")
         engine_notice(say)
         try:
-            res = run_sweep(cells, pol, opps, rounds, seed, skill_rounds, base, thresholds, threads, say)
+            res = run_sweep(cells, pol, opps, rounds, seed, skill_rounds, base, thresholds, threads, say,
+                            store=CellStore(out))
             if budgets:
                 from lostcards.analysis.depth import skill_trace
                 res["depth"], res["depth_steps"] = skill_trace(cells[base].rules, budgets, depth_deals, seed,
                                                                against=pol, threads=threads, progress=say)
         except KeyboardInterrupt:
-            click.echo(f"interrupted: nothing of this sweep was written to {out}", err=True)
+            click.echo(f"interrupted: the finished cells are kept in {out}/cells; run the same command again "
+                       "to play the rest", err=True)
             sys.exit(130)
         _write(c, res, out, cells, base, g, sets, preset, pol, opps, rounds, skill_rounds, seed, thresholds,
                budgets, depth_deals, args, t0, fail_on_flag)
