@@ -1,0 +1,186 @@
+"""Bit tricks and raw pointers for the numba engine (LLVM intrinsics, no reference counting).
+
+Everything on the per-turn path works on int64 words and raw pointers: an
+array is turned into a ``CPointer`` once per batch (``ptr``), and no array
+is touched again until the batch ends.  ``popcount``, ``lowest``, ``kth_bit``
+are the card-set primitives every module uses (``kth_bit`` is one PDEP where
+the CPU has BMI2, a short loop elsewhere).
+"""
+from __future__ import annotations
+
+import llvmlite.binding as _llvm
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+
+_llvm.initialize_native_target()
+HAS_PDEP = "+bmi2" in _llvm.get_host_cpu_features().flatten().split(",")
+
+_I64 = ir.IntType(64)
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an int64."""
+    def codegen(context, builder, sig, args):
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(_I64, [_I64]),
+                                            "llvm.ctpop.i64")
+        return builder.call(fn, [context.cast(builder, args[0], sig.args[0], types.int64)])
+    return types.int64(x), codegen
+
+
+@intrinsic
+def trailing_zeros(typingctx, x):
+    """Index of the lowest set bit of an int64 (64 for 0)."""
+    def codegen(context, builder, sig, args):
+        v = context.cast(builder, args[0], sig.args[0], types.int64)
+        return builder.cttz(v, ir.Constant(ir.IntType(1), 0))
+    return types.int64(x), codegen
+
+
+@intrinsic
+def leading_zeros(typingctx, x):
+    """Number of zero bits above the highest set bit of an int64 (64 for 0)."""
+    def codegen(context, builder, sig, args):
+        v = context.cast(builder, args[0], sig.args[0], types.int64)
+        return builder.ctlz(v, ir.Constant(ir.IntType(1), 0))
+    return types.int64(x), codegen
+
+
+@intrinsic
+def _pdep(typingctx, src, mask):
+    def codegen(context, builder, sig, args):
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(_I64, [_I64, _I64]),
+                                            "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, [context.cast(builder, args[0], sig.args[0], types.int64),
+                                 context.cast(builder, args[1], sig.args[1], types.int64)])
+    return types.int64(src, mask), codegen
+
+
+if HAS_PDEP:
+    @njit(cache=True, inline="always")
+    def kth_bit(m, k):
+        """The index of the k-th (from 0) lowest set bit of m; 64 when m has k bits or fewer."""
+        return trailing_zeros(_pdep(types.int64(1) << k, m))
+else:                                           # pragma: no cover - CPUs without BMI2
+    @njit(cache=True, inline="always")
+    def kth_bit(m, k):
+        """The index of the k-th (from 0) lowest set bit of m; 64 when m has k bits or fewer."""
+        for _ in range(k):
+            m &= m - 1
+        return trailing_zeros(m)
+
+
+@intrinsic
+def opaque(typingctx, x):
+    """x, hidden from the optimiser (an empty inline asm), so that a 0 / -1 mask stays a
+    mask: LLVM would otherwise turn a select on a random choice back into a branch, and a
+    mispredicted branch costs more than computing both sides."""
+    def codegen(context, builder, sig, args):
+        v = context.cast(builder, args[0], sig.args[0], types.int64)
+        asm = ir.InlineAsm(ir.FunctionType(_I64, [_I64]), "", "=r,0")
+        return builder.call(asm, [v])
+    return types.int64(x), codegen
+
+
+@njit(cache=True, inline="always")
+def choose(mask, a, b):
+    """a where mask is all ones, b where it is 0 (bitwise, no branch)."""
+    return (a & mask) | (b & ~mask)
+
+
+@njit(cache=True, inline="always")
+def bit(i):
+    """The word with only bit i set (i in 0..63)."""
+    return types.int64(1) << i
+
+
+@njit(cache=True, inline="always")
+def lowest(m):
+    """The index of the lowest set bit (64 for 0)."""
+    return trailing_zeros(m)
+
+
+@njit(cache=True, inline="always")
+def highest(m):
+    """The index of the highest set bit (-1 for 0)."""
+    return 63 - leading_zeros(m)
+
+
+# ---- raw pointers ---------------------------------------------------------------
+
+@intrinsic
+def ptr(typingctx, arr):
+    """A raw pointer to a C-contiguous array's data (no reference is kept: the
+    caller keeps the array alive)."""
+    if not isinstance(arr, types.Array):
+        return None
+    rt = types.CPointer(arr.dtype)
+
+    def codegen(context, builder, sig, args):
+        a = context.make_array(sig.args[0])(context, builder, args[0])
+        return a.data
+    return rt(arr), codegen
+
+
+@intrinsic
+def offset(typingctx, p, n):
+    """p + n elements."""
+    if not isinstance(p, types.CPointer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.gep(args[0], [context.cast(builder, args[1], sig.args[1], types.intp)])
+    return p(p, n), codegen
+
+
+@intrinsic
+def as_bytes(typingctx, p):
+    """The same memory seen as uint8."""
+    rt = types.CPointer(types.uint8)
+
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], context.get_value_type(rt))
+    return rt(p), codegen
+
+
+@intrinsic
+def as_words(typingctx, p):
+    """The same memory seen as int64."""
+    rt = types.CPointer(types.int64)
+
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], context.get_value_type(rt))
+    return rt(p), codegen
+
+
+@intrinsic
+def as_u64(typingctx, p):
+    """The same memory seen as uint64 (a random stream's four words)."""
+    rt = types.CPointer(types.uint64)
+
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], context.get_value_type(rt))
+    return rt(p), codegen
+
+
+@intrinsic
+def stack_u64(typingctx, n):
+    """A pointer to `n` (a constant) uint64 words on the stack: scratch that LLVM knows nothing
+    else points to, so it keeps them in registers (a random stream inside a loop)."""
+    if not isinstance(n, types.IntegerLiteral):
+        return None
+    count = n.literal_value
+    rt = types.CPointer(types.uint64)
+
+    def codegen(context, builder, sig, args):
+        return cgutils.alloca_once(builder, ir.IntType(64), size=count)
+    return rt(n), codegen
+
+
+@njit(cache=True, inline="always")
+def copy_words(dst, src, n):
+    """dst[0:n] = src[0:n] (int64 pointers)."""
+    for i in range(n):
+        dst[i] = src[i]

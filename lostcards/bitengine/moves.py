@@ -1,0 +1,209 @@
+"""The one move codec: a move is an int64 with named fields (layout ``MOVE`` / ``PASS``).
+
+A play is ``make_play(card, to, draw)``: a card code, ``TO_EXPEDITION`` or
+``TO_DISCARD``, then ``DRAW_DECK``, ``draw_pile(suit)`` or ``DRAW_NONE``
+(solitaire: the deck while it lasts, nothing after).  A 4-player pass is
+``make_pass(card, card2)``.  Read a move with ``is_pass``, ``move_card``,
+``move_to``, ``move_draw``, ``move_card2``; nothing else in the package takes
+a move apart.  ``Illegal`` names every reason the engine refuses a move.
+"""
+from __future__ import annotations
+
+from enum import IntEnum
+
+import numpy as np
+from numba import njit
+
+from ..rules.cards import format_card, parse_card
+from .layout import MOVE, PASS
+
+TO_EXPEDITION, TO_DISCARD = 0, 1
+DRAW_DECK, DRAW_NONE = 0, 7
+
+_CARD = MOVE.field("card")
+_TO = MOVE.field("to")
+_DRAW = MOVE.field("draw")
+_KIND = MOVE.field("kind")
+_CARD2 = PASS.field("card2")
+PASS_BIT = 1 << _KIND[0]
+MOVE_LIMIT = 1 << MOVE.bits            # every move code is below this
+_UNUSED = ((1 << MOVE.bits) - 1) & ~(((_CARD[1] << _CARD[0]) | (_TO[1] << _TO[0])
+                                      | (_DRAW[1] << _DRAW[0]) | PASS_BIT))
+
+
+class Illegal(IntEnum):
+    """Why the engine refused a move (0 = legal); the round stops and nothing changes."""
+
+    NOT_HELD = 1
+    EXPEDITION_REFUSES = 2
+    EMPTY_PILE = 3
+    DRAW_BACK = 4
+    PASS_NOT_FOUR = 5
+    PASS_NOT_HELD = 6
+    NOT_A_MOVE = 7
+    LOG_FULL = 8
+    NO_SUCH_PILE = 9
+    DECK_EMPTY = 10
+    NO_DRAW = 11
+    SOLITAIRE_PILE = 12
+    PASS_HAND_SMALL = 13
+    PASS_TWICE = 14
+    ROUND_OVER = 15
+
+    @property
+    def message(self) -> str:
+        return MESSAGES[self]
+
+
+MESSAGES = {
+    Illegal.NOT_HELD: "the card played is not in the hand",
+    Illegal.EXPEDITION_REFUSES: "the expedition does not take that card (an investment after a "
+                                "number, or a number not higher than its highest)",
+    Illegal.EMPTY_PILE: "the draw names an empty discard pile",
+    Illegal.DRAW_BACK: "the draw takes back the card just discarded",
+    Illegal.PASS_NOT_FOUR: "only a 4-player game allows a pass",
+    Illegal.PASS_NOT_HELD: "the passed cards are not in the hand (copies counted)",
+    Illegal.NOT_A_MOVE: "not a move code",
+    Illegal.LOG_FULL: "the round is longer than the turn log",
+    Illegal.NO_SUCH_PILE: "the draw names a discard pile this ruleset does not have",
+    Illegal.DECK_EMPTY: "the draw names the deck, which is empty",
+    Illegal.NO_DRAW: "a turn must draw a card, off the deck or a discard pile",
+    Illegal.SOLITAIRE_PILE: "solitaire draws only off the deck, never off a discard pile",
+    Illegal.PASS_HAND_SMALL: "a pass needs a hand of at least pass_min_hand cards",
+    Illegal.PASS_TWICE: "a seat may not pass on two of its turns in a row (pass_twice is off)",
+    Illegal.ROUND_OVER: "the round is already over",
+}
+
+
+# the codes as plain ints, for numba (which returns them beside a 0)
+(E_NOT_HELD, E_EXPEDITION_REFUSES, E_EMPTY_PILE, E_DRAW_BACK, E_PASS_NOT_FOUR, E_PASS_NOT_HELD,
+ E_NOT_A_MOVE, E_LOG_FULL, E_NO_SUCH_PILE, E_DECK_EMPTY, E_NO_DRAW, E_SOLITAIRE_PILE,
+ E_PASS_HAND_SMALL, E_PASS_TWICE, E_ROUND_OVER) = (int(e) for e in Illegal)
+
+
+def message(code: int) -> str:
+    """The text of an error code (any int), for error messages."""
+    try:
+        return Illegal(int(code)).message
+    except ValueError:
+        return f"unknown error code {int(code)}"
+
+
+@njit(cache=True, inline="always")
+def draw_pile(suit):
+    """The `draw` value naming a suit's discard pile."""
+    return 1 + suit
+
+
+@njit(cache=True, inline="always")
+def make_play(card, to, draw):
+    """Play `card` (a code) to the expedition or the discard pile, then draw."""
+    return (np.int64(card) << _CARD[0]) | (np.int64(to) << _TO[0]) | (np.int64(draw) << _DRAW[0])
+
+
+@njit(cache=True, inline="always")
+def make_pass(card, card2):
+    """4 players: hand two cards (codes) to the partner."""
+    return np.int64(PASS_BIT) | (np.int64(card) << _CARD[0]) | (np.int64(card2) << _CARD2[0])
+
+
+@njit(cache=True, inline="always")
+def is_pass(m):
+    return (m >> _KIND[0]) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def move_card(m):
+    return (m >> _CARD[0]) & _CARD[1]
+
+
+@njit(cache=True, inline="always")
+def move_to(m):
+    return (m >> _TO[0]) & _TO[1]
+
+
+@njit(cache=True, inline="always")
+def move_draw(m):
+    return (m >> _DRAW[0]) & _DRAW[1]
+
+
+@njit(cache=True, inline="always")
+def move_card2(m):
+    return (m >> _CARD2[0]) & _CARD2[1]
+
+
+@njit(cache=True, inline="always")
+def malformed(m):
+    """True for a value that is no move code at all (out of range, stray bits)."""
+    return m < 0 or m >= MOVE_LIMIT or (not is_pass(m) and (m & _UNUSED) != 0)
+
+
+# ---- plain Python: records and the reference engine --------------------------------
+
+def decode(m: int) -> dict:
+    """A move's fields: {"pass": (c1, c2)} or {"card", "to", "draw"} (plain ints)."""
+    m = int(m)
+    if (m >> _KIND[0]) & 1:
+        return {"pass": ((m >> _CARD[0]) & _CARD[1], (m >> _CARD2[0]) & _CARD2[1])}
+    return {"card": (m >> _CARD[0]) & _CARD[1], "to": (m >> _TO[0]) & _TO[1],
+            "draw": (m >> _DRAW[0]) & _DRAW[1]}
+
+
+def encode_play(card: int, to: int, draw: int) -> int:
+    return (int(card) << _CARD[0]) | (int(to) << _TO[0]) | (int(draw) << _DRAW[0])
+
+
+def encode_pass(card: int, card2: int) -> int:
+    return PASS_BIT | (int(card) << _CARD[0]) | (int(card2) << _CARD2[0])
+
+
+def turn_record(m: int, rules) -> dict:
+    """A move as a SPEC §5 record turn (solitaire turns omit `draw`)."""
+    letters = rules.letters
+    f = decode(m)
+    if "pass" in f:
+        return {"pass": [format_card(c, letters) for c in f["pass"]]}
+    t = {"play": format_card(f["card"], letters),
+         "to": "discard" if f["to"] == TO_DISCARD else "expedition"}
+    if rules.players > 1:
+        t["draw"] = "deck" if f["draw"] == DRAW_DECK else letters[f["draw"] - 1]
+    return t
+
+
+def from_turn_record(turn: dict, rules) -> int:
+    """The move of a well-formed record turn (records.py validates turns first)."""
+    if "pass" in turn:
+        a, b = (parse_card(c, rules) for c in turn["pass"])
+        return encode_pass(a, b)
+    card = parse_card(turn["play"], rules)
+    to = TO_DISCARD if turn["to"] == "discard" else TO_EXPEDITION
+    d = turn.get("draw")
+    if d is None:
+        draw = DRAW_NONE
+    elif d == "deck":
+        draw = DRAW_DECK
+    else:
+        draw = 1 + rules.letters.index(d.upper())
+    return encode_play(card, to, draw)
+
+
+def to_reference(m: int, players: int):
+    """The reference engine's Play/Pass for a move code."""
+    from ..reference.moves import Pass, Play
+    f = decode(m)
+    if "pass" in f:
+        return Pass(tuple(f["pass"]))
+    to = "discard" if f["to"] == TO_DISCARD else "expedition"
+    d = f["draw"]
+    draw = None if d == DRAW_NONE else ("deck" if d == DRAW_DECK else d - 1)
+    return Play(f["card"], to, draw)
+
+
+def from_reference(move) -> int:
+    """The move code of a reference Play/Pass."""
+    from ..reference.moves import Pass
+    if isinstance(move, Pass):
+        return encode_pass(*move.cards)
+    to = TO_DISCARD if move.to == "discard" else TO_EXPEDITION
+    draw = DRAW_NONE if move.draw is None else (DRAW_DECK if move.draw == "deck" else 1 + int(move.draw))
+    return encode_play(move.card, to, draw)

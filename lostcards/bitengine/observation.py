@@ -1,0 +1,467 @@
+"""What a numba policy sees (SPEC §3): ``Obs``, a named tuple of int64 words passed by value,
+and the small inline helpers that read it.  ``docs/policies.md`` is the guide.
+
+Cards are codes (``suit * 12 + slot``: slots 0-2 are J Q K, slot n + 1 the
+number n).  A *card set* is a pair ``(lo, hi)`` of words: ``lo`` holds suits
+0-4 (bit = code), ``hi`` suit 5 (bit = code - 60).  A *lane* is one suit's
+12 slots as a 12-bit mask.  With 4 players the second copies of the low
+numbers are counted, not told apart: ``hand_cards`` holds each card held at
+least once, ``hand_doubles`` those held twice (and ``known`` / ``known2`` the
+same for what this seat knows of another).
+
+Nothing here can see the draw pile's order or another seat's hidden cards:
+the engine builds the observation from what the seat may know and hands the
+policy that, by value.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from ..rules.cards import SLOTS
+from .streams import below  # noqa: F401  (re-exported: a policy's random numbers)
+from .bits import kth_bit, leading_zeros as _clz, lowest, offset, popcount
+from .core import expedition_score as _score
+from .core import lane_sum, suit_of as _suit_of
+from .layout import INFO, M_SCRATCH, OBS_RULES, OBS_RULES2, SIZES, TOTALS
+
+HI_BASE = 60
+LANE = (1 << SLOTS) - 1
+
+# fields of the packed words, for rule() and info()
+RULE_SUITS, RULE_PLAYERS, RULE_INVESTMENTS, RULE_HAND_SIZE, RULE_COST, RULE_BONUS_CARDS, \
+    RULE_BONUS_POINTS, RULE_PASS_MIN, RULE_PASS_TWICE = OBS_RULES.field(*OBS_RULES.fields)
+RULE_STALL_LIMIT, RULE_TURN_CAP, RULE_NUMBERS, RULE_EXTRA = OBS_RULES2.field(*OBS_RULES2.fields)
+INFO_SEAT, INFO_SIDE, INFO_DECK, INFO_STALL, INFO_CAN_PASS, INFO_NONEMPTY = INFO.field(*INFO.fields)
+_TOTAL_BITS = TOTALS.field("side0")[1].bit_length()
+
+
+@njit(cache=True, inline="always")
+def get(word, f):
+    """A bit field (shift, mask) of a packed word, e.g. ``get(obs.rules, RULE_COST)``."""
+    return (word >> f[0]) & f[1]
+
+
+# ---- cards -----------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def card_of(suit, slot):
+    return suit * SLOTS + slot
+
+
+@njit(cache=True, inline="always")
+def suit_of(card):
+    return _suit_of(card)
+
+
+@njit(cache=True, inline="always")
+def slot_of(card):
+    return card - SLOTS * _suit_of(card)
+
+
+@njit(cache=True, inline="always")
+def is_investment(card):
+    return slot_of(card) < 3
+
+
+@njit(cache=True, inline="always")
+def value_of(card):
+    """A number card's value (2..10); 0 for an investment."""
+    s = slot_of(card)
+    return s - 1 if s >= 3 else 0
+
+
+# ---- card sets: (lo, hi) ---------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def count(cs):
+    return popcount(cs[0]) + popcount(cs[1])
+
+
+@njit(cache=True, inline="always")
+def is_empty(cs):
+    return (cs[0] | cs[1]) == 0
+
+
+@njit(cache=True, inline="always")
+def has(cs, card):
+    if card >= HI_BASE:
+        return (cs[1] >> (card - HI_BASE)) & 1 == 1
+    return (cs[0] >> card) & 1 == 1
+
+
+@njit(cache=True, inline="always")
+def both(a, b):
+    """Cards in both sets."""
+    return (a[0] & b[0], a[1] & b[1])
+
+
+@njit(cache=True, inline="always")
+def either(a, b):
+    return (a[0] | b[0], a[1] | b[1])
+
+
+@njit(cache=True, inline="always")
+def minus(a, b):
+    """Cards of a not in b."""
+    return (a[0] & ~b[0], a[1] & ~b[1])
+
+
+@njit(cache=True, inline="always")
+def with_card(cs, card):
+    if card >= HI_BASE:
+        return (cs[0], cs[1] | (1 << (card - HI_BASE)))
+    return (cs[0] | (1 << card), cs[1])
+
+
+@njit(cache=True, inline="always")
+def without(cs, card):
+    if card >= HI_BASE:
+        return (cs[0], cs[1] & ~(1 << (card - HI_BASE)))
+    return (cs[0] & ~(1 << card), cs[1])
+
+
+@njit(cache=True, inline="always")
+def lowest_card(cs):
+    """The lowest code in the set, -1 if empty (iterate: take it, then ``without``)."""
+    if cs[0] != 0:
+        return lowest(cs[0])
+    if cs[1] != 0:
+        return HI_BASE + lowest(cs[1])
+    return -1
+
+
+@njit(cache=True, inline="always")
+def kth_card(cs, k):
+    """The k-th (from 0) lowest code of the set (k < count(cs))."""
+    c = popcount(cs[0])
+    return kth_bit(cs[0], k) if k < c else HI_BASE + kth_bit(cs[1], k - c)
+
+
+@njit(cache=True, inline="always")
+def kth_of_hand(once, twice, k):
+    """The k-th card of a hand in order with copies counted: ``once`` the cards held,
+    ``twice`` those held twice (``hand_doubles``); -1 past the end."""
+    if (twice[0] | twice[1]) == 0:
+        return kth_card(once, k)
+    rest = once
+    while not is_empty(rest):
+        c = lowest_card(rest)
+        n = 2 if has(twice, c) else 1
+        if k < n:
+            return c
+        k -= n
+        rest = without(rest, c)
+    return -1
+
+
+@njit(cache=True, inline="always")
+def lane(cs, suit):
+    """A suit's 12 slots out of a card set."""
+    if suit >= 5:
+        return (cs[1] >> (SLOTS * suit - HI_BASE)) & LANE
+    return (cs[0] >> (SLOTS * suit)) & LANE
+
+
+@njit(cache=True, inline="always")
+def lane_cards(suit, lane_mask):
+    """The card set of a suit's lane."""
+    if suit >= 5:
+        return (0, (lane_mask & LANE) << (SLOTS * suit - HI_BASE))
+    return ((lane_mask & LANE) << (SLOTS * suit), 0)
+
+
+# ---- the seat and the round ------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def rule(obs, f):
+    """A ruleset parameter: ``rule(obs, RULE_COST)`` (RULE_* of rules; RULE2_* via rule2)."""
+    return get(obs.rules, f)
+
+
+@njit(cache=True, inline="always")
+def rule2(obs, f):
+    """``rule2(obs, RULE_STALL_LIMIT)``, RULE_TURN_CAP, RULE_NUMBERS, RULE_EXTRA."""
+    return get(obs.rules2, f)
+
+
+@njit(cache=True, inline="always")
+def players(obs):
+    return get(obs.rules, RULE_PLAYERS)
+
+
+@njit(cache=True, inline="always")
+def suits(obs):
+    return get(obs.rules, RULE_SUITS)
+
+
+@njit(cache=True, inline="always")
+def seat(obs):
+    return get(obs.info, INFO_SEAT)
+
+
+@njit(cache=True, inline="always")
+def side(obs):
+    """This seat's side: 0 or 1 (seat mod 2 with 4 players; the seat itself otherwise)."""
+    return get(obs.info, INFO_SIDE)
+
+
+@njit(cache=True, inline="always")
+def deck_size(obs):
+    return get(obs.info, INFO_DECK)
+
+
+@njit(cache=True, inline="always")
+def stall_count(obs):
+    return get(obs.info, INFO_STALL)
+
+
+@njit(cache=True, inline="always")
+def can_pass(obs):
+    return get(obs.info, INFO_CAN_PASS) == 1
+
+
+@njit(cache=True, inline="always")
+def round_starts(obs):
+    """True on this seat's first turn of a round (its scratch memory is zero then)."""
+    return obs.turn < players(obs)
+
+
+@njit(cache=True, inline="always")
+def hand_size(obs, s):
+    """Cards in seat s's hand."""
+    return (obs.sizes >> (8 * s)) & 255
+
+
+@njit(cache=True, inline="always")
+def total(obs, sd):
+    """A side's match total before this round."""
+    v = (obs.totals >> (31 * sd)) & ((1 << _TOTAL_BITS) - 1)
+    return v - (1 << _TOTAL_BITS) if v >> (_TOTAL_BITS - 1) else v
+
+
+@njit(cache=True, inline="always")
+def scratch(mem):
+    """A policy's own words in its seat memory (zero when a round is dealt)."""
+    return offset(mem, M_SCRATCH)
+
+
+# ---- own hand ---------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def hand_cards(obs):
+    """The cards held (each once, copies aside)."""
+    return (obs.hand, obs.hand_hi)
+
+
+@njit(cache=True, inline="always")
+def hand_doubles(obs):
+    """The cards held twice (4 players: second copies of the low numbers)."""
+    return (obs.hand2, obs.hand2_hi)
+
+
+@njit(cache=True, inline="always")
+def hand_count(obs):
+    return count(hand_cards(obs)) + count(hand_doubles(obs))
+
+
+@njit(cache=True, inline="always")
+def legal_plays(obs):
+    """The held cards this seat's expeditions accept now (each may also be discarded)."""
+    if side(obs):
+        return (obs.hand & obs.acc1, obs.hand_hi & obs.acc1_hi)
+    return (obs.hand & obs.acc0, obs.hand_hi & obs.acc0_hi)
+
+
+# ---- the table --------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def expedition_cards(obs, sd):
+    """The cards a side has laid on its expeditions."""
+    return (obs.exp1, obs.exp1_hi) if sd else (obs.exp0, obs.exp0_hi)
+
+
+@njit(cache=True, inline="always")
+def accepted(obs, sd):
+    """Every card a side's expeditions would take now."""
+    return (obs.acc1, obs.acc1_hi) if sd else (obs.acc0, obs.acc0_hi)
+
+
+@njit(cache=True, inline="always")
+def expedition(obs, sd, suit):
+    """A side's expedition of a suit, as a lane (slot bits)."""
+    return lane(expedition_cards(obs, sd), suit)
+
+
+@njit(cache=True, inline="always")
+def accepts(obs, sd, suit):
+    """The slots a side's expedition of a suit takes now, as a lane."""
+    return lane(accepted(obs, sd), suit)
+
+
+@njit(cache=True, inline="always")
+def expedition_count(obs, sd, suit):
+    return popcount(expedition(obs, sd, suit))
+
+
+@njit(cache=True, inline="always")
+def expedition_sum(obs, sd, suit):
+    return lane_sum(expedition(obs, sd, suit))
+
+
+@njit(cache=True, inline="always")
+def expedition_investments(obs, sd, suit):
+    return popcount(expedition(obs, sd, suit) & 7)
+
+
+@njit(cache=True, inline="always")
+def expedition_top(obs, sd, suit):
+    """The highest number of an expedition, 0 if it holds none."""
+    n = expedition(obs, sd, suit) & 0xFF8
+    return 63 - _clz(n) - 1 if n else 0
+
+
+@njit(cache=True, inline="always")
+def lane_score(obs, lane_mask):
+    """What an expedition holding these slots would score under this ruleset."""
+    return _score(lane_mask, get(obs.rules, RULE_COST), get(obs.rules, RULE_BONUS_CARDS),
+                  get(obs.rules, RULE_BONUS_POINTS))
+
+
+@njit(cache=True, inline="always")
+def expedition_score(obs, sd, suit):
+    return lane_score(obs, expedition(obs, sd, suit))
+
+
+@njit(cache=True, inline="always")
+def side_score(obs, sd):
+    """A side's score as the table stands."""
+    t = 0
+    for s in range(suits(obs)):
+        t += expedition_score(obs, sd, s)
+    return t
+
+
+@njit(cache=True, inline="always")
+def pile_words(obs, suit):
+    """A discard pile's two words: 4-bit slot+1 entries, the top card lowest."""
+    if suit == 0:
+        return obs.pile0, obs.pile0_hi
+    if suit == 1:
+        return obs.pile1, obs.pile1_hi
+    if suit == 2:
+        return obs.pile2, obs.pile2_hi
+    if suit == 3:
+        return obs.pile3, obs.pile3_hi
+    if suit == 4:
+        return obs.pile4, obs.pile4_hi
+    return obs.pile5, obs.pile5_hi
+
+
+@njit(cache=True, inline="always")
+def nonempty_piles(obs):
+    """Bit per suit: its discard pile holds cards."""
+    return get(obs.info, INFO_NONEMPTY)
+
+
+@njit(cache=True, inline="always")
+def pile_top(obs, suit):
+    """The code of a discard pile's top card, -1 if it is empty."""
+    lo, _ = pile_words(obs, suit)
+    t = lo & 15
+    return suit * SLOTS + t - 1 if t else -1
+
+
+@njit(cache=True, inline="always")
+def pile_card(obs, suit, k):
+    """The k-th card from the top of a discard pile (k = 0 is the top), -1 past the bottom."""
+    lo, hi = pile_words(obs, suit)
+    e = (lo >> (4 * k)) & 15 if k < 16 else (hi >> (4 * (k - 16))) & 15
+    return suit * SLOTS + e - 1 if e else -1
+
+
+@njit(cache=True, inline="always")
+def pile_len(obs, suit):
+    lo, hi = pile_words(obs, suit)
+    n = 0
+    if hi:
+        n = 16
+        lo = hi
+    return n + (67 - _clz(lo)) // 4 if lo else n
+
+
+# ---- other seats ------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def _relative(obs, s):
+    p = players(obs)
+    return (s - seat(obs) + p) % p if p > 1 else 0
+
+
+@njit(cache=True, inline="always")
+def known(obs, s):
+    """The cards this seat knows seat s holds (at least one copy); empty for itself."""
+    k = _relative(obs, s)
+    if k == 1:
+        return (obs.known1, obs.known1_hi)
+    if k == 2:
+        return (obs.known2, obs.known2_hi)
+    if k == 3:
+        return (obs.known3, obs.known3_hi)
+    return (0, 0)
+
+
+@njit(cache=True, inline="always")
+def known2(obs, s):
+    """The cards this seat knows seat s holds twice."""
+    k = _relative(obs, s)
+    if k == 1:
+        return (obs.known1x2, obs.known1x2_hi)
+    if k == 2:
+        return (obs.known2x2, obs.known2x2_hi)
+    if k == 3:
+        return (obs.known3x2, obs.known3x2_hi)
+    return (0, 0)
+
+
+@njit(cache=True, inline="always")
+def deck_cards(obs):
+    """The whole deck of this ruleset as (cards, cards with two copies)."""
+    inv = (1 << rule(obs, RULE_INVESTMENTS)) - 1
+    ln = inv | rule2(obs, RULE_NUMBERS)
+    ex = rule2(obs, RULE_EXTRA)
+    one = (0, 0)
+    two = (0, 0)
+    for s in range(suits(obs)):
+        one = either(one, lane_cards(s, ln))
+        two = either(two, lane_cards(s, ex))
+    return one, two
+
+
+@njit(cache=True, inline="always")
+def _take(c1, c2, s):
+    """Multiset (c1 = at least one, c2 = two) less one copy of each card of set s."""
+    return (minus(c1, minus(s, c2)), minus(c2, s))
+
+
+@njit(cache=True, inline="always")
+def unseen(obs):
+    """The cards this seat cannot see or place, as (at least one copy, both copies): the deck
+    less its hand, the expeditions, the discard piles and what it knows others hold.  (In
+    solitaire the cards discarded, which leave the game, count as unseen.)"""
+    one, two = deck_cards(obs)
+    one, two = _take(one, two, hand_cards(obs))
+    one, two = _take(one, two, hand_doubles(obs))
+    one, two = _take(one, two, expedition_cards(obs, 0))
+    one, two = _take(one, two, expedition_cards(obs, 1))
+    for s in range(1, players(obs)):
+        one, two = _take(one, two, known(obs, (seat(obs) + s) % players(obs)))
+        one, two = _take(one, two, known2(obs, (seat(obs) + s) % players(obs)))
+    for suit in range(suits(obs)):
+        lo, hi = pile_words(obs, suit)
+        for k in range(32):
+            w = lo if k < 16 else hi
+            e = (w >> (4 * (k & 15))) & 15
+            if e == 0:
+                break
+            one, two = _take(one, two, lane_cards(suit, 1 << (e - 1)))
+    return one, two

@@ -1,0 +1,46 @@
+"""The `random` policy on the bit observation: exactly docs/engine.md's definition.
+
+Options in order: each held card its expedition accepts (hand order, copies
+counted), then each held card as a discard, then a pass if legal; one
+``below`` picks the option.  A pass picks positions i, j with two more.  After a
+play, the sources in order: the deck, then each non-empty pile but the one just
+discarded onto; one ``below`` picks (none in solitaire).  The choices are
+selects, not branches: a random hand makes branches unpredictable.
+"""
+from numba import njit
+
+from .streams import below
+from .bits import choose, kth_bit, opaque, popcount
+from .moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
+from .observation import (can_pass, count, hand_cards, hand_doubles, kth_of_hand, legal_plays,
+                          nonempty_piles, players, suit_of)
+
+
+@njit(cache=True)
+def random_policy(obs, params, mem):
+    """Uniform over legal options (expedition plays, discards, a pass), then over draw sources."""
+    once = hand_cards(obs)
+    twice = hand_doubles(obs)
+    acc = legal_plays(obs)
+    acc2 = (twice[0] & acc[0], twice[1] & acc[1])
+    n_exp = count(acc) + count(acc2)
+    h = count(once) + count(twice)
+    k = below(mem, n_exp + h + can_pass(obs))
+    if k >= n_exp + h:
+        i = below(mem, h)
+        j = below(mem, h - 1)
+        j += j >= i
+        return make_pass(kth_of_hand(once, twice, i), kth_of_hand(once, twice, j))
+    me = opaque(-(k < n_exp))           # all ones: to the expedition
+    one = (choose(me, acc[0], once[0]), choose(me, acc[1], once[1]))
+    two = (choose(me, acc2[0], twice[0]), choose(me, acc2[1], twice[1]))
+    card = kth_of_hand(one, two, k - (n_exp & ~me))
+    to = TO_DISCARD + me                # TO_EXPEDITION is TO_DISCARD - 1
+    if players(obs) == 1:
+        return make_play(card, to, DRAW_NONE)
+    src = nonempty_piles(obs) & ~((1 + me) << suit_of(card))
+    j = below(mem, 1 + popcount(src))
+    mj = opaque(-(j > 0))               # all ones: off a pile
+    pile = 1 + kth_bit(src, (j - 1) & mj)
+    return make_play(card, to, choose(mj, pile, DRAW_DECK))
+

@@ -1,0 +1,71 @@
+"""The random streams in numba: xoshiro256** of (seed, round, stream), as ``lostcards.rng`` defines.
+
+``seed_stream`` fills a stream's four words from (seed, round index, stream id)
+through splitmix64; ``next64`` steps it; ``below(s, n)`` is a uniform integer
+in [0, n) by Lemire's method on the high 32 bits, with rejection, so it is
+exactly uniform.  ``s`` is a raw pointer to the four words (a seat's memory).
+The plain-Python ``rng.Stream`` is the definition; tests hold the two equal.
+Everything is inlined, the rare rejection loop too, so a policy's stream stays
+in registers between its draws.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rules.streams import GOLDEN
+
+_U = np.uint64
+
+
+@njit(cache=True, inline="always")
+def _mix(x):
+    z = x + _U(GOLDEN)
+    z = (z ^ (z >> _U(30))) * _U(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> _U(27))) * _U(0x94D049BB133111EB)
+    return z ^ (z >> _U(31))
+
+
+@njit(cache=True, inline="always")
+def seed_stream(state, seed, round_index, stream):
+    """Fill `state` (four uint64) with the stream of (seed, round_index, stream)."""
+    key = _mix(_mix(_mix(_U(seed)) ^ _U(round_index)) ^ _U(stream))
+    for i in range(4):
+        key = key + _U(GOLDEN)
+        state[i] = _mix(key)
+
+
+@njit(cache=True, inline="always")
+def next64(s):
+    """The next 64-bit output of the xoshiro256** stream `s`."""
+    s0 = s[0]
+    s1 = s[1]
+    s2 = s[2]
+    s3 = s[3]
+    r = s1 * _U(5)
+    r = ((r << _U(7)) | (r >> _U(57))) * _U(9)
+    t = s1 << _U(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = (s3 << _U(45)) | (s3 >> _U(19))
+    return r
+
+
+@njit(cache=True, inline="always")
+def below(s, n):
+    """A uniform integer in [0, n), n >= 1 (Lemire, exact), as int64."""
+    un = _U(n)
+    m = (next64(s) >> _U(32)) * un
+    low = m & _U(0xFFFFFFFF)
+    if low < un:
+        t = (_U(4294967296) - un) % un
+        while low < t:
+            m = (next64(s) >> _U(32)) * un
+            low = m & _U(0xFFFFFFFF)
+    return np.int64(m >> _U(32))
