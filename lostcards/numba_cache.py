@@ -23,7 +23,7 @@ def source_hash(files=None, length: int | None = None) -> str:
     h = hashlib.sha256()
     if files is None:
         for f in sorted(PACKAGE.rglob("*.py")):
-            if "__pycache__" in f.parts:        # generated code (policy deciders) lives there
+            if "__pycache__" in f.parts:    # generated code (policy deciders) lives there
                 continue
             h.update(f.relative_to(PACKAGE).as_posix().encode())
             h.update(f.read_bytes())

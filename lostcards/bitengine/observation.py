@@ -133,6 +133,8 @@ def lowest_card(cs):
 @njit(cache=True, inline="always")
 def kth_card(cs, k):
     """The k-th (from 0) lowest code of the set (k < count(cs))."""
+    if cs[1] == 0:                      # at most 5 suits: one word (free when it is a constant)
+        return kth_bit(cs[0], k)
     c = popcount(cs[0])
     return kth_bit(cs[0], k) if k < c else HI_BASE + kth_bit(cs[1], k - c)
 

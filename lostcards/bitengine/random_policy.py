@@ -25,8 +25,9 @@ def random_policy(obs, params, mem):
     acc2 = (twice[0] & acc[0], twice[1] & acc[1])
     n_exp = count(acc) + count(acc2)
     h = count(once) + count(twice)
-    k = below(mem, n_exp + h + can_pass(obs))
-    if k >= n_exp + h:
+    cp = can_pass(obs)
+    k = below(mem, n_exp + h + cp)
+    if cp and k >= n_exp + h:
         i = below(mem, h)
         j = below(mem, h - 1)
         j += j >= i
