@@ -1,0 +1,662 @@
+"""The `expert` policy on the bit observation: expected values from the cards seen.
+
+``docs/expert.md`` lists the decision procedure in priority order, branch for
+branch with this code.  In short: every suit gets a *projection*, the score
+its expedition is expected to reach from the numbers already laid, the numbers
+in hand that can still follow and the cards still unseen that could still come
+(each weighted by the chance that it reaches this side), under the ruleset's
+cost, multiplier and bonus.  A play costs what it takes off its suit's
+projection (the cards it skips); a discard costs what the card adds to the
+projection plus what it is worth to the opponent on top of its pile.  The
+cheaper move wins.  When the plays left (deck / players, plus pile draws) are
+no more than the plays worth making, an exact knapsack over the hand picks
+what scores now, since cards left in hand score nothing.
+
+Speed: the hand, the expeditions and what is unseen are 12-bit lanes, one a
+suit (sums and counts by table and popcount); the per-suit tables live in
+stack buffers (``scratch``), so a decision allocates nothing and touches no
+reference-counted array.  Every ruleset parameter is read from the
+observation; nothing assumes a preset.  The parameters are listed in
+docs/expert.md.
+"""
+from numba import njit
+
+from lostcards.bitengine.bits import highest, kth_bit, lowest, popcount
+from lostcards.bitengine.core import lane_sum
+from lostcards.bitengine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
+from lostcards.bitengine.observation import (RULE_BONUS_CARDS, RULE_BONUS_POINTS, RULE_COST, RULE_EXTRA,
+                                             RULE_HAND_SIZE, RULE_INVESTMENTS, RULE_NUMBERS,
+                                             RULE_STALL_LIMIT, can_pass, count, deck_size, expedition,
+                                             hand_cards, hand_doubles, has, kth_card, kth_of_hand, known,
+                                             known2, lane, pile_top, pile_words, players, rule, rule2,
+                                             seat, side, stall_count, suits)
+from lostcards.policies.scratch import stack_floats, stack_words
+from lostcards.rules.cards import SLOTS
+
+# parameter positions (declaration order of the Policy below)
+(K_INVEST, K_ENDGAME, K_SAFETY, K_BONUS, K_DENY, K_PASS,
+ K_RHO, K_OPEN, K_DANGER, K_DRAWBASE,
+ K_OPEN_HAND, K_INVEST_HAND, K_OPEN_FROM, K_COUNT, K_SKIP_LOW, K_LAST_PLAY, K_BONUS_FROM) = range(17)
+INV_NORMAL, INV_EAGER, INV_NEVER, INV_HAND = 0, 1, 2, 3
+
+# fixed weights (docs/expert.md)
+RHO_PLAYERS = (0.0, 1.25, 1.0, 0.0, 0.75)   # rho's factor by players (1, 2, 4)
+RHO_PARTNER = 0.8     # a card the partner is known to hold, against one still unseen
+OPTION = 0.1          # share of its face value a card keeps in a suit not opened
+UNSTARTED = 0.15      # danger of a card for a suit the opponent has not opened, per point
+INV_DANGER = 6.0      # danger of an investment the opponent could still lay
+BONUS_DANGER = 0.5    # share of the bonus counted when a card brings the opponent near it
+PLAY_BIAS = 1.0       # a play wins against a discard that costs up to this much less
+DENY_WEIGHT = 0.5     # share of a pile card's danger that drawing it saves
+DENY_MIN = 8.0        # ... counted only from this danger on
+PASS_MIN = 8.0        # 4 players: pass when the cheapest move costs at least this
+STALL_RUN = 2         # no discard-and-pile-draw once this many x players such turns ran
+LONG_ROUND = 3        # a round this many x deck size turns long draws only off the deck
+NEG = -1e18
+INEG = -(1 << 60)     # the endgame's integer "impossible"
+
+LANE = (1 << SLOTS) - 1
+NUMBER_SLOTS = 0xFF8
+NS = 6                # suits a table has room for
+
+# the per-suit words (stack, int64): [field * NS + suit]
+(W_TOP, W_MS, W_MC, W_MI, W_HAND, W_HAND2, W_OTOP, W_OC, W_OI, W_HS, W_HN, W_HV,
+ W_U1, W_U2, W_PK1, W_PK2) = (NS * i for i in range(16))
+W_LEN = 16 * NS
+# the per-suit numbers (stack, float64): expected sum / count of unseen numbers above slot t
+F_FS = 0                       # [suit * 12 + t]
+F_FC = F_FS + NS * SLOTS       # [suit * 12 + t]
+F_VNOW = F_FC + NS * SLOTS     # [suit]: projection now
+F_LEN = F_VNOW + NS
+# the endgame's tables (stack, int64)
+G_W = 16                       # plays a suit can take: at most 3 investments + 12 numbers
+E_G = 0                        # [suit * G_W + k]: best gain of the suit with exactly k plays
+E_CI = E_G + NS * G_W          # [suit * G_W + k]: investments among them
+E_T = E_CI + NS * G_W          # [suit]: plays given to the suit in the plan
+E_WL = 80                      # knapsack width: plays + 1 (at most 6 x 12 + 1 matter)
+E_F = E_T + NS                 # [(suit + 1) * E_WL + k]: best total with k plays
+E_PK = E_F + (NS + 1) * E_WL   # [(suit + 1) * E_WL + k]: the suit's share of it
+E_LEN = E_PK + (NS + 1) * E_WL
+
+
+@njit(cache=True, inline="always")
+def _top(ln):
+    """The slot of a lane's highest number, 0 when it holds none."""
+    return highest((ln & NUMBER_SLOTS) | 1)
+
+
+@njit(cache=True, inline="always")
+def _above(t):
+    """The slots above slot t, as a lane."""
+    return LANE & ~((2 << t) - 1)
+
+
+@njit(cache=True, inline="always")
+def _take(c1, c2, m):
+    """A multiset of lanes (c1: at least one copy, c2: two) less one copy of each slot of m."""
+    return c1 & ~(m & ~c2), c2 & ~m
+
+
+@njit(cache=True, inline="always")
+def _ramp(n, bc):
+    """Share of the bonus counted for an expected final count n: 0 up to bc-2, 1 from bc."""
+    if n >= bc:
+        return 1.0
+    if n <= bc - 2:
+        return 0.0
+    return (n - (bc - 2)) * 0.5
+
+
+@njit(cache=True, inline="always")
+def _projection(params, cost, bc, bp, ms, mc, mi, hs, hn, hi, fs, fc, committed, open_margin):
+    """(numbers laid + in hand + expected - cost) x (investments + 1) + the bonus's expected share."""
+    hi_used = 0
+    if hi > 0:
+        mode = params[K_INVEST]
+        if mode == INV_EAGER:
+            if ms + hs + fs >= cost:
+                hi_used = hi
+        elif mode != INV_NEVER:                # normal, hand
+            if ms + hs >= cost:
+                hi_used = hi
+    if mc + hn + hi_used == 0 and not committed:
+        return 0.0
+    v = (ms + hs + fs - cost) * (mi + hi_used + 1)
+    if params[K_BONUS] != 0.0 and mi + hi_used >= params[K_BONUS_FROM]:
+        v += bp * _ramp(mc + hn + hi_used + fc, bc)
+    if not committed:
+        v -= open_margin
+        if v < 0.0:
+            v = 0.0
+    return v
+
+
+@njit(cache=True, inline="always")
+def _suit_value(params, wb, fb, cost, bc, bp, nums, s, top, ms, mc, mi, skip, add, committed, open_margin):
+    """Projected final score of this side's expedition of suit s (docs/expert.md, "Projection").
+
+    The expedition holds `mc` cards, numbers summing `ms`, `mi` investments, its
+    highest number at slot `top`.  Hand cards of s count when they can still
+    follow (one copy of card `skip` left out, card `add` put in; -1 for none);
+    unseen numbers above `top` count at their expected value.  A suit not opened
+    (`committed` False) owes `open_margin` and is worth at least 0.
+    """
+    hl = wb[W_HAND + s]
+    if skip >= 0 and (wb[W_HAND2 + s] >> (skip - SLOTS * s)) & 1 == 0:
+        hl &= ~(1 << (skip - SLOTS * s))
+    live = hl & nums & _above(top)
+    hs = lane_sum(live)
+    hn = popcount(live)
+    hi = popcount(hl & 7) if top == 0 else 0
+    if add >= 0:
+        slot = add - SLOTS * s
+        if slot < 3:
+            if top == 0:
+                hi += 1
+        elif slot > top and (hl >> slot) & 1 == 0:     # a second copy adds nothing
+            hs += slot - 1
+            hn += 1
+    return _projection(params, cost, bc, bp, ms, mc, mi, hs, hn, hi, fb[F_FS + s * SLOTS + top],
+                       fb[F_FC + s * SLOTS + top], committed, open_margin)
+
+
+@njit(cache=True, inline="always")
+def _danger(params, wb, players, bc, bp, code):
+    """What a card on top of its discard pile is worth to the opponent side (docs/expert.md)."""
+    if players == 1:
+        return 0.0
+    s = (code * 43) >> 9
+    slot = code - SLOTS * s
+    ot = wb[W_OTOP + s]
+    oc = wb[W_OC + s]
+    if slot < 3:
+        if ot != 0:
+            return 0.0
+        v = INV_DANGER
+    else:
+        if slot <= ot:
+            return 0.0
+        v = float(slot - 1)
+    if oc == 0:
+        return UNSTARTED * v * params[K_DANGER]
+    d = v * (wb[W_OI + s] + 1)
+    if params[K_BONUS] != 0.0 and oc + 2 >= bc:
+        d += BONUS_DANGER * bp
+    return d * params[K_DANGER]
+
+
+@njit(cache=True, inline="always")
+def _exp_score(cost, bc, bp, total, inv, cards):
+    """An expedition's exact score (bp = 0 leaves the bonus out)."""
+    if cards == 0:
+        return 0
+    v = (total - cost) * (inv + 1)
+    if cards >= bc:
+        v += bp
+    return v
+
+
+@njit(cache=True)
+def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h):
+    """Best set of at most `plays` expedition plays from the hand alone (exact, in whole points).
+
+    Returns (the card to play first, or -1 if no play gains; the number of plays
+    in the best set when plays are not limited).
+    """
+    mem = stack_words(E_LEN)
+    use_inv = params[K_INVEST] != INV_NEVER
+    high_first = params[K_SKIP_LOW] != 0.0
+    lim = plays if plays < h else h
+    wl = lim + 1
+    for k in range(E_T):
+        mem[k] = INEG
+    n_all = 0
+    for s in range(suits):
+        top = wb[W_TOP + s]
+        ms = wb[W_MS + s]
+        mc = wb[W_MC + s]
+        mi = wb[W_MI + s]
+        cur = _exp_score(cost, bc, bp, ms, mi, mc)
+        hl = wb[W_HAND + s]
+        inv = popcount(hl & 7) if top == 0 and use_inv else 0
+        live = hl & nums & _above(top)
+        g0 = E_G + s * G_W
+        mem[g0] = 0
+        mem[E_CI + s * G_W] = 0
+        # the j highest playable numbers (sum tsum) with a = 0..inv investments
+        # (skip_low=off: the j lowest, as a player who lays a suit in order)
+        tsum = 0
+        j = 0
+        rest = live
+        while True:
+            for a in range(inv + 1):
+                k = a + j
+                if k == 0:
+                    continue
+                val = _exp_score(cost, bc, bp, ms + tsum, mi + a, mc + k) - cur
+                if val > mem[g0 + k]:
+                    mem[g0 + k] = val
+                    mem[E_CI + s * G_W + k] = a
+            if rest == 0:
+                break
+            slot = highest(rest) if high_first else lowest(rest)
+            rest &= ~(1 << slot)
+            tsum += slot - 1
+            j += 1
+        # with no limit on plays, suits are independent: the smallest best count
+        bk = 0
+        for k in range(1, inv + j + 1):
+            if mem[g0 + k] > mem[g0 + bk]:
+                bk = k
+        mem[E_T + s] = bk
+        n_all += bk
+    if n_all > lim:
+        # too few plays: knapsack over suits, at most `lim` plays in all
+        for k in range((suits + 1) * wl):
+            mem[E_F + k] = INEG
+        mem[E_F] = 0
+        for s in range(suits):
+            for k in range(wl):
+                fk = mem[E_F + s * wl + k]
+                if fk == INEG:
+                    continue
+                for t in range(min(wl - k, G_W)):
+                    gt = mem[E_G + s * G_W + t]
+                    if gt == INEG:
+                        continue
+                    if fk + gt > mem[E_F + (s + 1) * wl + k + t]:
+                        mem[E_F + (s + 1) * wl + k + t] = fk + gt
+                        mem[E_PK + (s + 1) * wl + k + t] = t
+        best = INEG
+        kb = 0
+        for k in range(wl):
+            if mem[E_F + suits * wl + k] > best:
+                best = mem[E_F + suits * wl + k]
+                kb = k
+        for s in range(suits - 1, -1, -1):
+            t = mem[E_PK + (s + 1) * wl + kb] if kb > 0 else 0
+            mem[E_T + s] = t
+            kb -= t
+    # the suit whose share gains most goes first, with its lowest card of the plan
+    first = -1
+    first_gain = 0
+    for s in range(suits):
+        t = mem[E_T + s]
+        if t == 0 or mem[E_G + s * G_W + t] <= first_gain:
+            continue
+        hl = wb[W_HAND + s]
+        live = hl & nums & _above(wb[W_TOP + s])
+        card = -1
+        if mem[E_CI + s * G_W + t] > 0:
+            if hl & 7:
+                card = SLOTS * s + lowest(hl & 7)
+        elif live != 0:
+            if not high_first:
+                card = SLOTS * s + lowest(live)         # the plan lays the suit from the bottom
+            else:                                       # the lowest of the t highest
+                n = popcount(live)
+                card = SLOTS * s + kth_bit(live, n - t if t <= n else 0)
+        if card >= 0:
+            first = card
+            first_gain = mem[E_G + s * G_W + t]
+    return first, n_all
+
+
+@njit(cache=True, inline="always")
+def _count_cards(obs, wb, fb, rho, nums, full, extra, n_deck, h):
+    """Fill the per-suit lanes and the expected numbers to come (docs/expert.md, "Counting")."""
+    p = players(obs)
+    n_suits = suits(obs)
+    me = seat(obs)
+    sd = side(obs)
+    once = hand_cards(obs)
+    twice = hand_doubles(obs)
+    partner = (me + 2) & 3 if p == 4 else -1
+    unseen = n_deck - h
+    mine = 0
+    for o in range(1, p):                        # the cards known in other hands
+        q = (me + o) % p
+        unseen -= count(known(obs, q)) + count(known2(obs, q))
+    for s in range(n_suits):
+        x0 = expedition(obs, sd, s)
+        x1 = expedition(obs, 1 - sd, s) if p > 1 else 0
+        hl = lane(once, s)
+        h2 = lane(twice, s)
+        wb[W_HAND + s] = hl
+        wb[W_HAND2 + s] = h2
+        # copies of each slot not seen: the deck's, less hand, expeditions, piles, known cards
+        u1, u2 = _take(full, extra, hl)
+        u1, u2 = _take(u1, u2, h2)
+        u1, u2 = _take(u1, u2, x0)
+        u1, u2 = _take(u1, u2, x1)
+        mc0 = popcount(x0)
+        mine += mc0
+        unseen -= mc0 + popcount(x1)
+        pk1 = 0
+        pk2 = 0
+        for o in range(1, p):
+            q = (me + o) % p
+            k1 = lane(known(obs, q), s)
+            k2 = lane(known2(obs, q), s)
+            u1, u2 = _take(u1, u2, k1)
+            u1, u2 = _take(u1, u2, k2)
+            if q == partner:
+                pk1 = k1
+                pk2 = k2
+        lo, hi = pile_words(obs, s)
+        w = lo
+        for k in range(32):
+            if k == 16:
+                w = hi
+            e = w & 15
+            if e == 0:
+                break
+            u1, u2 = _take(u1, u2, 1 << (e - 1))
+            unseen -= 1
+            w >>= 4
+        wb[W_U1 + s] = u1
+        wb[W_U2 + s] = u2
+        wb[W_PK1 + s] = pk1
+        wb[W_PK2 + s] = pk2
+        wb[W_TOP + s] = _top(x0)
+        wb[W_MS + s] = lane_sum(x0)
+        wb[W_MC + s] = mc0
+        wb[W_MI + s] = popcount(x0 & 7)
+        wb[W_OTOP + s] = _top(x1)
+        wb[W_OC + s] = popcount(x1)
+        wb[W_OI + s] = popcount(x1 & 7)
+    if p == 1:
+        # solitaire discards leave the game unseen by the observation: one a turn
+        # that laid nothing (which ones is not known, so they still count per card)
+        unseen -= obs.turn - mine
+    deck = deck_size(obs)
+    share = deck if p == 1 else 0.5 * deck        # this side draws half the deck
+    pr = share / unseen if unseen > 0 else 0.0
+    if pr > 1.0:
+        pr = 1.0
+    for s in range(n_suits):
+        u1 = wb[W_U1 + s]
+        u2 = wb[W_U2 + s]
+        pk1 = wb[W_PK1 + s]
+        pk2 = wb[W_PK2 + s]
+        fs = 0.0
+        fc = 0.0
+        for t in range(SLOTS - 1, 2, -1):
+            fb[F_FS + s * SLOTS + t] = fs
+            fb[F_FC + s * SLOTS + t] = fc
+            u = float(((u1 >> t) & 1) + ((u2 >> t) & 1))
+            pk = float(((pk1 >> t) & 1) + ((pk2 >> t) & 1))
+            wt = rho * (pr * u + RHO_PARTNER * pk)
+            fs += wt * (t - 1)
+            fc += wt
+        for t in range(3):
+            fb[F_FS + s * SLOTS + t] = fs
+            fb[F_FC + s * SLOTS + t] = fc
+
+
+@njit(cache=True)
+def expert_policy(obs, params, mem):
+    """Expected-value heuristic; docs/expert.md lists its decisions in priority order."""
+    p = players(obs)
+    n_suits = suits(obs)
+    deck = deck_size(obs)
+    cost = rule(obs, RULE_COST)
+    bc = rule(obs, RULE_BONUS_CARDS)
+    bp = rule(obs, RULE_BONUS_POINTS)
+    nums = rule2(obs, RULE_NUMBERS)
+    extra = rule2(obs, RULE_EXTRA) & nums if p == 4 else 0
+    full = ((1 << rule(obs, RULE_INVESTMENTS)) - 1) | nums
+    n_deck = n_suits * (popcount(full) + popcount(extra))
+    once = hand_cards(obs)
+    twice = hand_doubles(obs)
+    n_once = count(once)
+    h = n_once + count(twice)
+    wb = stack_words(W_LEN)
+    fb = stack_floats(F_LEN)
+
+    # 1. counting
+    _count_cards(obs, wb, fb, params[K_RHO] * RHO_PLAYERS[p], nums, full, extra, n_deck, h)
+    open_margin = params[K_OPEN]
+    for s in range(n_suits):
+        top = wb[W_TOP + s]
+        mc = wb[W_MC + s]
+        hl = wb[W_HAND + s]
+        # the hand's numbers of s that can still follow (each value once), its investments
+        live = hl & nums & _above(top)
+        hs = lane_sum(live)
+        hn = popcount(live)
+        hi = popcount(hl & 7) if top == 0 else 0
+        wb[W_HS + s] = hs
+        wb[W_HN + s] = hn
+        wb[W_HV + s] = hi
+        fb[F_VNOW + s] = _projection(params, cost, bc, bp, wb[W_MS + s], mc, wb[W_MI + s], hs, hn, hi,
+                                     fb[F_FS + s * SLOTS + top], fb[F_FC + s * SLOTS + top], mc > 0,
+                                     open_margin)
+
+    # 2. endgame: the plays left are no more than the plays worth making
+    card = -1
+    to = TO_EXPEDITION
+    extend = False
+    endgame = False
+    if params[K_ENDGAME] != 0.0:
+        # count=off: the endgame waits for the last play; last_play=off: the last play is
+        # decided like any other (step 2)
+        if p == 1:
+            last = h == 1
+            if deck == 0 and ((not last and params[K_COUNT] != 0.0) or (last and params[K_LAST_PLAY] != 0.0)):
+                endgame = True
+                card, n_all = _endgame_plan(params, wb, n_suits, cost, bc,
+                                            bp if params[K_BONUS] != 0.0 else 0, nums, h, h)
+        else:
+            plays_left = (deck + p - 1) // p
+            last = plays_left == 1
+            if plays_left <= h and ((not last and params[K_COUNT] != 0.0)
+                                    or (last and params[K_LAST_PLAY] != 0.0)):
+                first, n_all = _endgame_plan(params, wb, n_suits, cost, bc,
+                                             bp if params[K_BONUS] != 0.0 else 0, nums, plays_left, h)
+                slack = 1 if p == 2 else 0
+                if n_all >= plays_left - slack:
+                    endgame = True
+                    card = first
+                    extend = p == 2 and n_all > plays_left
+
+    # 3. the cheapest play and the cheapest discard
+    best_play = -1
+    play_loss = 1e18
+    best_disc = -1
+    disc_cost = 1e18
+    safety = params[K_SAFETY] != 0.0
+    mode = params[K_INVEST]
+    for i in range(n_once):
+        c = kth_card(once, i)
+        s = (c * 43) >> 9
+        slot = c - SLOTS * s
+        top = wb[W_TOP + s]
+        ms = wb[W_MS + s]
+        mc = wb[W_MC + s]
+        mi = wb[W_MI + s]
+        live = (slot >= 3 and slot > top) or (slot < 3 and top == 0)
+        cost_c = 0.0
+        if live:
+            hs = wb[W_HS + s]
+            hn = wb[W_HN + s]
+            hi = wb[W_HV + s]
+            fs = fb[F_FS + s * SLOTS + top]
+            fc = fb[F_FC + s * SLOTS + top]
+            vnow = fb[F_VNOW + s]
+            dup = has(twice, c)
+            # investments: weighed like any play, except under `never` and, under `hand`,
+            # while the numbers in hand (and laid) do not cover the cost
+            if slot < 3:
+                allowed = (mode != INV_NEVER and (mode != INV_HAND or ms + hs >= cost)
+                           and ms + hs >= params[K_INVEST_HAND])
+            else:
+                allowed = True
+            if mc == 0 and (hs < params[K_OPEN_HAND] or obs.turn < params[K_OPEN_FROM]):
+                allowed = False           # switches: open only on enough in hand / from a turn on
+            if not endgame and allowed:
+                if slot >= 3:
+                    above = wb[W_HAND + s] & nums & _above(slot)
+                    after = _projection(params, cost, bc, bp, ms + slot - 1, mc + 1, mi, lane_sum(above),
+                                        popcount(above), 0, fb[F_FS + s * SLOTS + slot],
+                                        fb[F_FC + s * SLOTS + slot], True, 0.0)
+                else:
+                    after = _projection(params, cost, bc, bp, ms, mc + 1, mi + 1, hs, hn, hi - 1, fs, fc,
+                                        True, 0.0)
+                if mc == 0:
+                    after -= open_margin
+                loss = vnow - after
+                if loss < play_loss:
+                    play_loss = loss
+                    best_play = c
+            # what the hand loses without this card (a copy of it stays: nothing)
+            if slot < 3:
+                without = _projection(params, cost, bc, bp, ms, mc, mi, hs, hn, hi - 1, fs, fc, mc > 0,
+                                      open_margin)
+            elif dup:
+                without = vnow
+            else:
+                without = _projection(params, cost, bc, bp, ms, mc, mi, hs - (slot - 1), hn - 1, hi, fs, fc,
+                                      mc > 0, open_margin)
+            keep = vnow - without
+            if keep > 0.0:
+                cost_c = keep
+            if mc == 0:
+                cost_c += OPTION * (slot - 1 if slot >= 3 else 5)
+        if safety:
+            cost_c += _danger(params, wb, p, bc, bp, c)
+        if cost_c < disc_cost:
+            disc_cost = cost_c
+            best_disc = c
+
+    if not endgame:
+        if best_play >= 0 and play_loss <= disc_cost + PLAY_BIAS:
+            card = best_play
+        else:
+            card = best_disc
+            to = TO_DISCARD
+            # 4. four players: pass instead of a costly discard
+            if (p == 4 and can_pass(obs) and params[K_PASS] != 0.0
+                    and h <= rule(obs, RULE_HAND_SIZE) and disc_cost >= PASS_MIN
+                    and obs.turn < 2 * n_deck):
+                return _pass_pair(obs, params, wb, fb, cost, bc, bp, nums, h)
+    elif card < 0:
+        card = best_disc
+        to = TO_DISCARD
+
+    if p == 1:
+        return make_play(card, to, DRAW_NONE)
+    # 5. the draw
+    return make_play(card, to, _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend))
+
+
+@njit(cache=True, inline="always")
+def _pass_pair(obs, params, wb, fb, cost, bc, bp, nums, h):
+    """The two cards whose discard would cost most: the partner keeps them for the side."""
+    once = hand_cards(obs)
+    twice = hand_doubles(obs)
+    p = players(obs)
+    b1 = -1
+    v1 = NEG
+    b2 = -1
+    v2 = NEG
+    for i in range(h):
+        c = kth_of_hand(once, twice, i)
+        s = (c * 43) >> 9
+        mc = wb[W_MC + s]
+        v = fb[F_VNOW + s] - _suit_value(params, wb, fb, cost, bc, bp, nums, s, wb[W_TOP + s], wb[W_MS + s],
+                                         mc, wb[W_MI + s], c, -1, mc > 0, params[K_OPEN])
+        v += _danger(params, wb, p, bc, bp, c)
+        if v > v1:
+            b2, v2 = b1, v1
+            b1, v1 = c, v
+        elif v > v2:
+            b2, v2 = c, v
+    return make_pass(b1, b2)
+
+
+@njit(cache=True, inline="always")
+def _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend):
+    """The deck, or the discard pile whose top adds most to this side (docs/expert.md, "Draw")."""
+    n_suits = suits(obs)
+    p = players(obs)
+    stall = stall_count(obs)
+    played = (card * 43) >> 9
+    # never stall: after a run of discard-and-pile-draw turns, in a very long round,
+    # or when this turn would end the round by the stall limit, take the deck
+    if to == TO_DISCARD and stall >= STALL_RUN * p:
+        return DRAW_DECK
+    if obs.turn >= LONG_ROUND * n_deck:
+        return DRAW_DECK
+    limit = rule2(obs, RULE_STALL_LIMIT)
+    if to == TO_DISCARD and limit > 0 and stall + 1 >= limit * p:
+        return DRAW_DECK
+    deck = deck_size(obs)
+    late = (deck + p - 1) // p <= rule(obs, RULE_HAND_SIZE)
+    deny = params[K_DENY] != 0.0 and late
+    open_margin = params[K_OPEN]
+    best = DRAW_DECK
+    best_v = NEG if extend else params[K_DRAWBASE]
+    for s in range(n_suits):
+        c = pile_top(obs, s)
+        if c < 0 or (to == TO_DISCARD and s == played):
+            continue
+        top = wb[W_TOP + s]
+        ms = wb[W_MS + s]
+        mc = wb[W_MC + s]
+        mi = wb[W_MI + s]
+        skip = -1
+        if s == played:
+            skip = card
+            if to == TO_EXPEDITION:            # the expedition after this turn's play
+                mc += 1
+                if card - SLOTS * s >= 3:
+                    top = card - SLOTS * s
+                    ms += card - SLOTS * s - 1
+                else:
+                    mi += 1
+        cs = c - SLOTS * s
+        v = 0.0
+        if (cs >= 3 and cs > top) or (cs < 3 and top == 0):     # else it adds nothing here
+            v = _suit_value(params, wb, fb, cost, bc, bp, nums, s, top, ms, mc, mi, skip, c, mc > 0,
+                            open_margin)
+            if s == played:
+                v -= _suit_value(params, wb, fb, cost, bc, bp, nums, s, top, ms, mc, mi, skip, -1, mc > 0,
+                                 open_margin)
+            else:
+                v -= fb[F_VNOW + s]
+        if deny:
+            d = _danger(params, wb, p, bc, bp, c)
+            if d >= DENY_MIN:
+                v += DENY_WEIGHT * d
+        if v > best_v:
+            best_v = v
+            best = 1 + s
+    return best
+
+
+from lostcards.policies import Choice, Float, Int, Policy, Switch  # noqa: E402
+
+PARAMETERS = {
+    "invest": Choice({"normal": INV_NORMAL, "eager": INV_EAGER, "never": INV_NEVER, "hand": INV_HAND}),
+    "endgame": Switch("on"),
+    "safety": Switch("on"),
+    "bonus": Switch("on"),
+    "deny": Switch("on"),
+    "pass": Switch("on"),
+    "rho": Float(0.8, 0, 5, "weight of an unseen card's expected value"),
+    "open": Float(5.0, -100, 100, "points a projection must clear to open a suit"),
+    "danger": Float(1.0, 0, 10, "weight of the danger term"),
+    "drawbase": Float(3.0, -100, 100, "points a deck draw is worth, against a pile card"),
+    "open_hand": Float(0.0, 0, 200, "points of a suit's numbers in hand needed to open it"),
+    "invest_hand": Float(0.0, 0, 200, "points of a suit's numbers in hand and laid needed to invest"),
+    "open_from": Int(0, 0, 100_000, "the turn of the round before which no expedition is opened"),
+    "count": Switch("on"),
+    "skip_low": Switch("on"),
+    "last_play": Switch("on"),
+    "bonus_from": Int(0, 0, 4, "investments a projection needs before the bonus counts (4: never)"),
+}
+EXPERT = Policy(
+    "expert", expert_policy, parameters=PARAMETERS,
+    doc="expected-value heuristic: suit projections from the cards seen, safe discards, "
+        "denial draws, an endgame that counts the plays left")
