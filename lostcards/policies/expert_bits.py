@@ -74,7 +74,8 @@ E_G = 0                        # [suit * G_W + k]: best gain of the suit with ex
 E_CI = E_G + NS * G_W          # [suit * G_W + k]: investments among them
 E_T = E_CI + NS * G_W          # [suit]: plays given to the suit in the plan
 E_WL = 80                      # knapsack width: plays + 1 (at most 6 x 12 + 1 matter)
-E_F = E_T + NS                 # [(suit + 1) * E_WL + k]: best total with k plays
+E_KM = E_T + NS                # [suit]: the most plays the suit can take
+E_F = E_KM + NS                # [(suit + 1) * E_WL + k]: best total with k plays
 E_PK = E_F + (NS + 1) * E_WL   # [(suit + 1) * E_WL + k]: the suit's share of it
 E_LEN = E_PK + (NS + 1) * E_WL
 
@@ -100,11 +101,7 @@ def _take(c1, c2, m):
 @njit(cache=True, inline="always")
 def _ramp(n, bc):
     """Share of the bonus counted for an expected final count n: 0 up to bc-2, 1 from bc."""
-    if n >= bc:
-        return 1.0
-    if n <= bc - 2:
-        return 0.0
-    return (n - (bc - 2)) * 0.5
+    return min(max((n - (bc - 2)) * 0.5, 0.0), 1.0)      # selects, not branches
 
 
 @njit(cache=True, inline="always")
@@ -208,8 +205,6 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h):
     high_first = params[K_SKIP_LOW] != 0.0
     lim = plays if plays < h else h
     wl = lim + 1
-    for k in range(E_T):
-        mem[k] = INEG
     n_all = 0
     for s in range(suits):
         top = wb[W_TOP + s]
@@ -223,6 +218,10 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h):
         g0 = E_G + s * G_W
         mem[g0] = 0
         mem[E_CI + s * G_W] = 0
+        km = inv + popcount(live)
+        mem[E_KM + s] = km
+        for k in range(1, km + 1):
+            mem[g0 + k] = INEG
         # the j highest playable numbers (sum tsum) with a = 0..inv investments
         # (skip_low=off: the j lowest, as a player who lays a suit in order)
         tsum = 0
@@ -260,10 +259,8 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h):
                 fk = mem[E_F + s * wl + k]
                 if fk == INEG:
                     continue
-                for t in range(min(wl - k, G_W)):
+                for t in range(min(wl - k, mem[E_KM + s] + 1)):
                     gt = mem[E_G + s * G_W + t]
-                    if gt == INEG:
-                        continue
                     if fk + gt > mem[E_F + (s + 1) * wl + k + t]:
                         mem[E_F + (s + 1) * wl + k + t] = fk + gt
                         mem[E_PK + (s + 1) * wl + k + t] = t
@@ -344,16 +341,25 @@ def _count_cards(obs, wb, fb, rho, nums, full, extra, n_deck, h):
                 pk1 = k1
                 pk2 = k2
         lo, hi = pile_words(obs, s)
-        w = lo
-        for k in range(32):
-            if k == 16:
-                w = hi
-            e = w & 15
-            if e == 0:
-                break
-            u1, u2 = _take(u1, u2, 1 << (e - 1))
-            unseen -= 1
-            w >>= 4
+        if extra == 0:
+            # no second copies: a pile holds each slot at most once, 12 entries in its first word,
+            # turned into a lane without a branch (entry e is slot e - 1; 0 is no card)
+            pm = 0
+            for k in range(SLOTS):
+                pm |= (1 << ((lo >> (4 * k)) & 15)) >> 1
+            u1 &= ~pm
+            unseen -= popcount(pm)
+        else:
+            w = lo
+            for k in range(32):
+                if k == 16:
+                    w = hi
+                e = w & 15
+                if e == 0:
+                    break
+                u1, u2 = _take(u1, u2, 1 << (e - 1))
+                unseen -= 1
+                w >>= 4
         wb[W_U1 + s] = u1
         wb[W_U2 + s] = u2
         wb[W_PK1 + s] = pk1
