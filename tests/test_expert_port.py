@@ -1,7 +1,7 @@
-"""`expert` on the bit observation plays exactly today's `expert`: same seeds, identical rounds.
+"""`expert` and `staller` on the bit observation play exactly today's: same seeds, identical rounds.
 
-Today's engine with lostcards/policies/expert.py against the bit engine with
-expert_bits.py, both seats the same spec: every per-round statistic (first seat,
+Today's engine with lostcards/policies/expert.py (staller.py) against the bit
+engine with expert_bits.py (staller_bits.py), both seats the same spec: every per-round statistic (first seat,
 turns, ending, scores, per seat, per suit and per side) and the records (deal and
 every move) of a sample of rounds must agree, over 1, 2 and 4 players, both
 presets, tweaked rulesets and every switch of expert set away from its default.
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from lostcards.bitengine import run as bit
-from lostcards.policies import expert_bits
+from lostcards.policies import expert_bits, staller_bits
 from lostcards.rules.ruleset import rules
 from lostcards.run.runner import play, play_records
 
@@ -21,7 +21,11 @@ SWITCHES = [
     "drawbase=-2", "drawbase=8", "open_hand=14", "invest_hand=20", "open_from=9", "count=off",
     "skip_low=off", "last_play=off", "bonus_from=1", "bonus_from=4", "count=off,skip_low=off",
     "invest=eager,bonus_from=2,skip_low=off", "invest=hand,open_hand=10,open_from=4,danger=0",
+    "pass=pays", "pass=pays,pass_at=3", "pass=pays,pass_at=-5", "pass=on,pass_at=0",
 ]
+# the staller: its lead, and expert's switches under it
+STALLER = ["", "lead=-1000", "lead=15", "pass=pays,lead=0", "deny=off,drawbase=8,lead=5"]
+BOTS = {"expert": expert_bits.EXPERT, "staller": staller_bits.STALLER}
 GAMES = [("expeditions", 2, {}), ("expeditions", 4, {}), ("expeditions", 1, {}),
          ("lost-cities", 2, {}), ("lost-cities", 4, {}), ("lost-cities", 1, {})]
 # rulesets that reach the branches the presets leave alone (extra low copies, 6 suits, no
@@ -43,22 +47,21 @@ def _ids(game):
     return f"{preset}-{players}p" + "".join(f"-{k}" for k in over)
 
 
-def check_same(game, spec, rounds, seed, sample=8):
-    """Old and new expert on the same rounds: statistics of every round, records of a sample."""
+def check_same(game, spec, rounds, seed, sample=8, bot="expert"):
+    """Old and new bot on the same rounds: statistics of every round, records of a sample."""
     preset, players, over = game
     r = rules(preset, players=players, **over)
-    old_spec = "expert" + (":" + spec if spec else "")
-    params = expert_bits.EXPERT.with_params(spec).params
+    old_spec = bot + (":" + spec if spec else "")
+    kernel, params = BOTS[bot].kernel, BOTS[bot].with_params(spec).params
     old = play(r, old_spec, old_spec, rounds=rounds, seed=seed, first=-1)
-    new = bit.play_arrays(r, expert_bits.expert_policy, params, expert_bits.expert_policy, params,
-                          rounds, seed, first=-1)
+    new = bit.play_arrays(r, kernel, params, kernel, params, rounds, seed, first=-1)
     for name, a, b in zip(("round_info", "seats", "seat_suits", "side_suits"),
                           (old.round_info, old.seats, old.seat_suits, old.side_suits), new):
         bad = np.flatnonzero((a != b).reshape(rounds, -1).any(axis=1))
         assert bad.size == 0, f"{spec or 'defaults'}: {name} differs in {bad.size} rounds, first {bad[0]}"
     idx = list(range(0, rounds, max(1, rounds // sample)))
-    assert bit.records(r, expert_bits.expert_policy, params, expert_bits.expert_policy, params, idx, seed,
-                       first=-1) == play_records(r, old_spec, old_spec, idx, seed=seed, first=-1), spec
+    assert bit.records(r, kernel, params, kernel, params, idx, seed, first=-1) == \
+        play_records(r, old_spec, old_spec, idx, seed=seed, first=-1), spec
 
 
 @pytest.mark.parametrize("game", GAMES, ids=[_ids(g) for g in GAMES])
@@ -75,6 +78,28 @@ def test_every_switch_plays_the_same_rounds(spec):
 @pytest.mark.parametrize("game", TWEAKED, ids=[_ids(g) for g in TWEAKED])
 def test_tweaked_rulesets_play_the_same_rounds(game):
     check_same(game, "", 200, seed=41 + game[1])
+
+
+def test_pass_pays_passes():
+    """pass=pays is not a no-op: with 4 players it passes more than pass=on (so the test above
+    compares rounds that differ from the defaults')."""
+    r = rules("expeditions", players=4)
+    on = play(r, "expert", "expert", rounds=200, seed=3, first=-1)
+    pays = play(r, "expert:pass=pays", "expert:pass=pays", rounds=200, seed=3, first=-1)
+    assert (on.round_info != pays.round_info).any()
+
+
+@pytest.mark.parametrize("spec", STALLER)
+def test_staller_plays_the_same_rounds(spec):
+    for k, game in enumerate(GAMES[:3] + TWEAKED[:3]):
+        check_same(game, spec, 150, seed=61 + k, sample=3, bot="staller")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES + TWEAKED, ids=[_ids(g) for g in GAMES + TWEAKED])
+@pytest.mark.parametrize("spec", STALLER)
+def test_staller_thousands_of_rounds(game, spec):
+    check_same(game, spec, 3000, seed=71 + game[1], sample=20, bot="staller")
 
 
 @pytest.mark.slow

@@ -23,8 +23,9 @@ Parameters (word values; the first is the default):
 - ``safety``: ``on`` / ``off``: weigh what a discard is worth to the opponent.
 - ``bonus``: ``on`` / ``off``: count the bonus in projections, risks and the endgame.
 - ``deny``: ``on`` / ``off``: late in the round, draw a discard the opponent could use.
-- ``pass``: ``on`` / ``off``: 4 players, pass 2 cards to the partner instead of a
-  costly discard.
+- ``pass``: ``on`` / ``off`` / ``pays``: 4 players, pass 2 cards to the partner instead
+  of a costly discard (``on``); ``pays``: whenever the best play or discard costs
+  the side at least ``pass_at`` points (``_pass_pays``).
 - numeric knobs for experiments (defaults tuned on duplicate deals):
   ``rho`` (weight of an unseen card's expected value, 0.8; x1.25 in solitaire,
   x0.75 with 4 players), ``open`` (margin a projection needs to open a suit, 5),
@@ -87,8 +88,10 @@ from lostcards.rules.ruleset import (
 # parameter positions (declaration order of the Policy below)
 (K_INVEST, K_ENDGAME, K_SAFETY, K_BONUS, K_DENY, K_PASS,
  K_RHO, K_OPEN, K_DANGER, K_DRAWBASE,
- K_OPEN_HAND, K_INVEST_HAND, K_OPEN_FROM, K_COUNT, K_SKIP_LOW, K_LAST_PLAY, K_BONUS_FROM) = range(17)
+ K_OPEN_HAND, K_INVEST_HAND, K_OPEN_FROM, K_COUNT, K_SKIP_LOW, K_LAST_PLAY, K_BONUS_FROM,
+ K_PASS_AT) = range(18)
 INV_NORMAL, INV_EAGER, INV_NEVER, INV_HAND = 0, 1, 2, 3
+PASS_OFF, PASS_ON, PASS_PAYS = 0, 1, 2
 
 # fixed weights (docs/expert.md)
 RHO_PLAYERS = (0.0, 1.25, 1.0, 0.0, 0.75)   # rho's factor by players (1, 2, 4)
@@ -101,6 +104,7 @@ PLAY_BIAS = 1.0       # a play wins against a discard that costs up to this much
 DENY_WEIGHT = 0.5     # share of a pile card's danger that drawing it saves
 DENY_MIN = 8.0        # ... counted only from this danger on
 PASS_MIN = 8.0        # 4 players: pass when the cheapest move costs at least this
+PASS_PAYS_AT = 8.0    # pass=pays: the default of pass_at (measured: docs/expert.md, step 3)
 STALL_RUN = 2         # no discard-and-pile-draw once this many x players such turns ran
 LONG_ROUND = 3        # a round this many x deck size turns long draws only off the deck
 NEG = -1e18
@@ -613,10 +617,10 @@ def expert_policy(obs, params, rng):
             card = best_disc
             to = TO_DISCARD
             # 4. four players: pass instead of a costly discard
-            if (players == 4 and obs[O_CAN_PASS] == 1 and params[K_PASS] != 0.0
-                    and h <= obs[O_RULES + P_HAND] and disc_cost >= PASS_MIN
-                    and obs[O_TURN] < 2 * obs[O_RULES + P_DECK]):
+            if params[K_PASS] == PASS_ON and disc_cost >= PASS_MIN and _may_pass(obs):
                 return _pass_pair(obs, params, buf)
+        if params[K_PASS] == PASS_PAYS and _pass_pays(obs, params, play_loss if to == TO_EXPEDITION else disc_cost):
+            return _pass_pair(obs, params, buf)
     elif card < 0:
         card = best_disc
         to = TO_DISCARD
@@ -625,6 +629,24 @@ def expert_policy(obs, params, rng):
         return make_play(card, to, DRAW_NONE)
     # 5. the draw
     return make_play(card, to, _draw(obs, params, buf, card, to, extend))
+
+
+@njit(cache=True, inline="always")
+def _may_pass(obs):
+    """4 players, a pass is legal, the hand is no larger than dealt (the partner does not pass
+    straight back) and the round is younger than 2 x deck size turns (passes cannot loop)."""
+    return (obs[O_RULES + P_PLAYERS] == 4 and obs[O_CAN_PASS] == 1 and obs[O_HAND_LEN] <= obs[O_RULES + P_HAND]
+            and obs[O_TURN] < 2 * obs[O_RULES + P_DECK])
+
+
+@njit(cache=True, inline="always")
+def _pass_pays(obs, params, cost):
+    """pass=pays: pass when the move chosen (play or discard) costs the side at least `pass_at`.
+
+    A pass draws nothing, so the deck, and the side's share of it, is the same a turn later;
+    the two cards stay with the side and the partner can lay them on its expeditions.  What a
+    pass gives up is this turn's play; `pass_at` is that tempo's price."""
+    return cost >= params[K_PASS_AT] and _may_pass(obs)
 
 
 @njit(cache=True)
@@ -726,7 +748,7 @@ EXPERT = register(Policy(
         "safety": Switch("on"),
         "bonus": Switch("on"),
         "deny": Switch("on"),
-        "pass": Switch("on"),
+        "pass": Choice({"on": PASS_ON, "off": PASS_OFF, "pays": PASS_PAYS}),
         "rho": Float(0.8, 0, 5, "weight of an unseen card's expected value"),
         "open": Float(5.0, -100, 100, "points a projection must clear to open a suit"),
         "danger": Float(1.0, 0, 10, "weight of the danger term"),
@@ -738,6 +760,7 @@ EXPERT = register(Policy(
         "skip_low": Switch("on"),
         "last_play": Switch("on"),
         "bonus_from": Int(0, 0, 4, "investments a projection needs before the bonus counts (4: never)"),
+        "pass_at": Float(PASS_PAYS_AT, -100, 1000, "pass=pays: what the best move must cost before a pass"),
     },
     doc="expected-value heuristic: suit projections from the cards seen, safe discards, "
         "denial draws, an endgame that counts the plays left"))

@@ -24,20 +24,47 @@ from numba import njit
 from lostcards.bitengine.bits import highest, kth_bit, lowest, popcount
 from lostcards.bitengine.core import lane_sum
 from lostcards.bitengine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
-from lostcards.bitengine.observation import (RULE_BONUS_CARDS, RULE_BONUS_POINTS, RULE_COST, RULE_EXTRA,
-                                             RULE_HAND_SIZE, RULE_INVESTMENTS, RULE_NUMBERS,
-                                             RULE_STALL_LIMIT, can_pass, count, deck_size, expedition,
-                                             hand_cards, hand_doubles, has, kth_card, kth_of_hand, known,
-                                             known2, lane, pile_top, pile_words, players, rule, rule2,
-                                             seat, side, stall_count, suits)
+from lostcards.bitengine.observation import (
+    RULE_BONUS_CARDS,
+    RULE_BONUS_POINTS,
+    RULE_COST,
+    RULE_EXTRA,
+    RULE_HAND_SIZE,
+    RULE_INVESTMENTS,
+    RULE_NUMBERS,
+    RULE_STALL_LIMIT,
+    can_pass,
+    count,
+    deck_size,
+    expedition,
+    hand_cards,
+    hand_doubles,
+    has,
+    known,
+    known2,
+    kth_card,
+    kth_of_hand,
+    lane,
+    pile_top,
+    pile_words,
+    players,
+    rule,
+    rule2,
+    seat,
+    side,
+    stall_count,
+    suits,
+)
 from lostcards.policies.scratch import stack_floats, stack_words
 from lostcards.rules.cards import SLOTS
 
 # parameter positions (declaration order of the Policy below)
 (K_INVEST, K_ENDGAME, K_SAFETY, K_BONUS, K_DENY, K_PASS,
  K_RHO, K_OPEN, K_DANGER, K_DRAWBASE,
- K_OPEN_HAND, K_INVEST_HAND, K_OPEN_FROM, K_COUNT, K_SKIP_LOW, K_LAST_PLAY, K_BONUS_FROM) = range(17)
+ K_OPEN_HAND, K_INVEST_HAND, K_OPEN_FROM, K_COUNT, K_SKIP_LOW, K_LAST_PLAY, K_BONUS_FROM,
+ K_PASS_AT) = range(18)
 INV_NORMAL, INV_EAGER, INV_NEVER, INV_HAND = 0, 1, 2, 3
+PASS_OFF, PASS_ON, PASS_PAYS = 0, 1, 2
 
 # fixed weights (docs/expert.md)
 RHO_PLAYERS = (0.0, 1.25, 1.0, 0.0, 0.75)   # rho's factor by players (1, 2, 4)
@@ -50,6 +77,7 @@ PLAY_BIAS = 1.0       # a play wins against a discard that costs up to this much
 DENY_WEIGHT = 0.5     # share of a pile card's danger that drawing it saves
 DENY_MIN = 8.0        # ... counted only from this danger on
 PASS_MIN = 8.0        # 4 players: pass when the cheapest move costs at least this
+PASS_PAYS_AT = 8.0    # pass=pays: the default of pass_at (measured: docs/expert.md, step 3)
 STALL_RUN = 2         # no discard-and-pile-draw once this many x players such turns ran
 LONG_ROUND = 3        # a round this many x deck size turns long draws only off the deck
 NEG = -1e18
@@ -542,10 +570,12 @@ def expert_policy(obs, params, mem):
             card = best_disc
             to = TO_DISCARD
             # 4. four players: pass instead of a costly discard
-            if (p == 4 and can_pass(obs) and params[K_PASS] != 0.0
-                    and h <= rule(obs, RULE_HAND_SIZE) and disc_cost >= PASS_MIN
-                    and obs.turn < 2 * n_deck):
+            if params[K_PASS] == PASS_ON and disc_cost >= PASS_MIN and _may_pass(obs, p, h, n_deck):
                 return _pass_pair(obs, params, wb, fb, cost, bc, bp, nums, h)
+        # pass=pays: pass when the move chosen (play or discard) costs the side at least pass_at
+        if (params[K_PASS] == PASS_PAYS and (play_loss if to == TO_EXPEDITION else disc_cost) >= params[K_PASS_AT]
+                and _may_pass(obs, p, h, n_deck)):
+            return _pass_pair(obs, params, wb, fb, cost, bc, bp, nums, h)
     elif card < 0:
         card = best_disc
         to = TO_DISCARD
@@ -554,6 +584,17 @@ def expert_policy(obs, params, mem):
         return make_play(card, to, DRAW_NONE)
     # 5. the draw
     return make_play(card, to, _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend))
+
+
+@njit(cache=True, inline="always")
+def _may_pass(obs, p, h, n_deck):
+    """4 players, a pass is legal, the hand is no larger than dealt (the partner does not pass
+    straight back) and the round is younger than 2 x deck size turns (passes cannot loop).
+
+    pass=pays: a pass draws nothing, so the deck, and the side's share of it, is the same a turn
+    later; the two cards stay with the side.  What it gives up is this turn's play; ``pass_at``
+    is that tempo's price."""
+    return p == 4 and can_pass(obs) and h <= rule(obs, RULE_HAND_SIZE) and obs.turn < 2 * n_deck
 
 
 @njit(cache=True, inline="always")
@@ -649,7 +690,7 @@ PARAMETERS = {
     "safety": Switch("on"),
     "bonus": Switch("on"),
     "deny": Switch("on"),
-    "pass": Switch("on"),
+    "pass": Choice({"on": PASS_ON, "off": PASS_OFF, "pays": PASS_PAYS}),
     "rho": Float(0.8, 0, 5, "weight of an unseen card's expected value"),
     "open": Float(5.0, -100, 100, "points a projection must clear to open a suit"),
     "danger": Float(1.0, 0, 10, "weight of the danger term"),
@@ -661,6 +702,7 @@ PARAMETERS = {
     "skip_low": Switch("on"),
     "last_play": Switch("on"),
     "bonus_from": Int(0, 0, 4, "investments a projection needs before the bonus counts (4: never)"),
+    "pass_at": Float(PASS_PAYS_AT, -100, 1000, "pass=pays: what the best move must cost before a pass"),
 }
 EXPERT = Policy(
     "expert", expert_policy, parameters=PARAMETERS,
