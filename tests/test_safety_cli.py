@@ -15,10 +15,14 @@ from lostcards.cli.app import COMMANDS, EXIT_HELP
 from lostcards.cli.status import EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_FLAGGED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 
 
-def interrupt(args, cwd, after: float, wait: float = 60):
-    """Start `lostcards ARGS` in its own process group and press Ctrl-C (SIGINT to the group) after `after` s."""
+def interrupt(args, cwd, after: float, wait: float = 60, started=None):
+    """Start `lostcards ARGS` in its own process group and press Ctrl-C (SIGINT to the group) after `after` s
+    (counted from when the file `started` appears, if given: a loaded machine may take a while to get there)."""
     p = subprocess.Popen([sys.executable, "-m", "lostcards", *map(str, args)], cwd=cwd, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True, env=env(), start_new_session=True)
+    limit = time.time() + wait
+    while started is not None and not started.exists() and p.poll() is None and time.time() < limit:
+        time.sleep(0.05)
     time.sleep(after)
     t = time.time()
     os.killpg(p.pid, signal.SIGINT)
@@ -41,7 +45,8 @@ def test_finding_8_and_12_ctrl_c_inside_a_long_shard_is_honoured_at_once(tmp_pat
     self-play takes most of a minute; Ctrl-C after a few seconds stops it within seconds, loses nothing."""
     out = tmp_path / "long"
     code, so, se, took = interrupt(["simulate", "--rounds", 2_000_000, "--shard-size", 2_000_000, "--policies",
-                                    "expert,expert", "--no-progress", "--out", out], tmp_path, after=6)
+                                    "expert,expert", "--no-progress", "--out", out], tmp_path, after=2,
+                                   started=out / "manifest.json")
     one_line((code, so, se), EXIT_INTERRUPTED, "interrupted: finished shards are kept", "run the same command")
     assert took < 10, took
     m = json.loads((out / "manifest.json").read_text())

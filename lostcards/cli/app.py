@@ -27,7 +27,7 @@ COMMANDS = {
     "sweep": ("lostcards.cli.sweep", "sweep",
               "The game metrics over a grid of rule parameters, every cell on the same seeds."),
     "claims": ("lostcards.cli.claims", "claims",
-               "Check the rule sheet's strategy tips: an experiment, a verdict, a CSV row and a figure each."),
+               "Check the rule sheet's strategy tips: verdicts, claims.csv, claims.md, tips.md and a figure each."),
     "rule-tweaks": ("lostcards.cli.rule_tweaks", "rule_tweaks",
                     "What each of the adaptation's rule changes does to the game (writes rule-tweaks.csv, .md, "
                     "figures)."),
