@@ -33,6 +33,7 @@ from lostcards.bitengine.observation import (
     RULE_INVESTMENTS,
     RULE_NUMBERS,
     RULE_STALL_LIMIT,
+    below,
     can_pass,
     count,
     deck_size,
@@ -62,9 +63,10 @@ from lostcards.rules.cards import SLOTS
 (K_INVEST, K_ENDGAME, K_SAFETY, K_BONUS, K_DENY, K_PASS,
  K_RHO, K_OPEN, K_DANGER, K_DRAWBASE,
  K_OPEN_HAND, K_INVEST_HAND, K_OPEN_FROM, K_COUNT, K_SKIP_LOW, K_LAST_PLAY, K_BONUS_FROM,
- K_PASS_AT) = range(18)
+ K_PASS_AT, K_TIES) = range(19)
 INV_NORMAL, INV_EAGER, INV_NEVER, INV_HAND = 0, 1, 2, 3
 PASS_OFF, PASS_ON, PASS_PAYS = 0, 1, 2
+TIES_SUIT, TIES_RANDOM = 0, 1
 
 # fixed weights (docs/expert.md)
 RHO_PLAYERS = (0.0, 1.25, 1.0, 0.0, 0.75)   # rho's factor by players (1, 2, 4)
@@ -222,7 +224,7 @@ def _exp_score(cost, bc, bp, total, inv, cards):
 
 
 @njit(cache=True)
-def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h):
+def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
     """Best set of at most `plays` expedition plays from the hand alone (exact, in whole points).
 
     Returns (the card to play first, or -1 if no play gains; the number of plays
@@ -278,36 +280,47 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h):
         mem[E_T + s] = bk
         n_all += bk
     if n_all > lim:
-        # too few plays: knapsack over suits, at most `lim` plays in all
+        # too few plays: knapsack over suits, at most `lim` plays in all; row i is suit
+        # (i + off) mod suits: a tie goes to the suits taken first, so ties=random starts the
+        # rows at a random suit
+        off = below(rng, suits) if params[K_TIES] == TIES_RANDOM else 0
         for k in range((suits + 1) * wl):
             mem[E_F + k] = INEG
         mem[E_F] = 0
-        for s in range(suits):
+        for i in range(suits):
+            s = i + off - suits if i + off >= suits else i + off
             for k in range(wl):
-                fk = mem[E_F + s * wl + k]
+                fk = mem[E_F + i * wl + k]
                 if fk == INEG:
                     continue
                 for t in range(min(wl - k, mem[E_KM + s] + 1)):
                     gt = mem[E_G + s * G_W + t]
-                    if fk + gt > mem[E_F + (s + 1) * wl + k + t]:
-                        mem[E_F + (s + 1) * wl + k + t] = fk + gt
-                        mem[E_PK + (s + 1) * wl + k + t] = t
+                    if fk + gt > mem[E_F + (i + 1) * wl + k + t]:
+                        mem[E_F + (i + 1) * wl + k + t] = fk + gt
+                        mem[E_PK + (i + 1) * wl + k + t] = t
         best = INEG
         kb = 0
         for k in range(wl):
             if mem[E_F + suits * wl + k] > best:
                 best = mem[E_F + suits * wl + k]
                 kb = k
-        for s in range(suits - 1, -1, -1):
-            t = mem[E_PK + (s + 1) * wl + kb] if kb > 0 else 0
+        for i in range(suits - 1, -1, -1):
+            s = i + off - suits if i + off >= suits else i + off
+            t = mem[E_PK + (i + 1) * wl + kb] if kb > 0 else 0
             mem[E_T + s] = t
             kb -= t
     # the suit whose share gains most goes first, with its lowest card of the plan
     first = -1
     first_gain = 0
+    ties = 1
     for s in range(suits):
         t = mem[E_T + s]
-        if t == 0 or mem[E_G + s * G_W + t] <= first_gain:
+        g = mem[E_G + s * G_W + t]
+        if t == 0 or g < first_gain:
+            continue
+        # ties=suit: the lower suit keeps a tie; ties=random: each tied suit as likely
+        tie = g == first_gain
+        if tie and (first < 0 or params[K_TIES] == TIES_SUIT):
             continue
         hl = wb[W_HAND + s]
         live = hl & nums & _above(wb[W_TOP + s])
@@ -322,8 +335,14 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h):
                 n = popcount(live)
                 card = SLOTS * s + kth_bit(live, n - t if t <= n else 0)
         if card >= 0:
+            if tie:
+                ties += 1
+                if below(rng, ties) != 0:
+                    continue
+            else:
+                ties = 1
             first = card
-            first_gain = mem[E_G + s * G_W + t]
+            first_gain = g
     return first, n_all
 
 
@@ -480,14 +499,14 @@ def expert_policy(obs, params, mem):
             if deck == 0 and ((not last and params[K_COUNT] != 0.0) or (last and params[K_LAST_PLAY] != 0.0)):
                 endgame = True
                 card, n_all = _endgame_plan(params, wb, n_suits, cost, bc,
-                                            bp if params[K_BONUS] != 0.0 else 0, nums, h, h)
+                                            bp if params[K_BONUS] != 0.0 else 0, nums, h, h, mem)
         else:
             plays_left = (deck + p - 1) // p
             last = plays_left == 1
             if plays_left <= h and ((not last and params[K_COUNT] != 0.0)
                                     or (last and params[K_LAST_PLAY] != 0.0)):
                 first, n_all = _endgame_plan(params, wb, n_suits, cost, bc,
-                                             bp if params[K_BONUS] != 0.0 else 0, nums, plays_left, h)
+                                             bp if params[K_BONUS] != 0.0 else 0, nums, plays_left, h, mem)
                 slack = 1 if p == 2 else 0
                 if n_all >= plays_left - slack:
                     endgame = True
@@ -501,6 +520,9 @@ def expert_policy(obs, params, mem):
     disc_cost = 1e18
     safety = params[K_SAFETY] != 0.0
     mode = params[K_INVEST]
+    blind = params[K_TIES] == TIES_RANDOM
+    play_ties = 0
+    disc_ties = 0
     for i in range(n_once):
         c = kth_card(once, i)
         s = (c * 43) >> 9
@@ -543,6 +565,11 @@ def expert_policy(obs, params, mem):
                 if loss < play_loss:
                     play_loss = loss
                     best_play = c
+                    play_ties = 1
+                elif blind and loss == play_loss:      # each tied card as likely (reservoir)
+                    play_ties += 1
+                    if below(mem, play_ties) == 0:
+                        best_play = c
             # what the hand loses without this card (a copy of it stays: nothing)
             if slot < 3:
                 without = _projection(params, cost, bc, bp, ms, mc, mi, hs, hn, hi - 1, fs, fc, mc > 0,
@@ -562,6 +589,11 @@ def expert_policy(obs, params, mem):
         if cost_c < disc_cost:
             disc_cost = cost_c
             best_disc = c
+            disc_ties = 1
+        elif blind and cost_c == disc_cost:
+            disc_ties += 1
+            if below(mem, disc_ties) == 0:
+                best_disc = c
 
     if not endgame:
         if best_play >= 0 and play_loss <= disc_cost + PLAY_BIAS:
@@ -583,7 +615,7 @@ def expert_policy(obs, params, mem):
     if p == 1:
         return make_play(card, to, DRAW_NONE)
     # 5. the draw
-    return make_play(card, to, _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend))
+    return make_play(card, to, _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend, mem))
 
 
 @njit(cache=True, inline="always")
@@ -623,7 +655,7 @@ def _pass_pair(obs, params, wb, fb, cost, bc, bp, nums, h):
 
 
 @njit(cache=True, inline="always")
-def _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend):
+def _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend, rng):
     """The deck, or the discard pile whose top adds most to this side (docs/expert.md, "Draw")."""
     n_suits = suits(obs)
     p = players(obs)
@@ -644,6 +676,7 @@ def _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend):
     open_margin = params[K_OPEN]
     best = DRAW_DECK
     best_v = NEG if extend else params[K_DRAWBASE]
+    ties = 1
     for s in range(n_suits):
         c = pile_top(obs, s)
         if c < 0 or (to == TO_DISCARD and s == played):
@@ -679,6 +712,11 @@ def _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend):
         if v > best_v:
             best_v = v
             best = 1 + s
+            ties = 1
+        elif v == best_v and best != DRAW_DECK and params[K_TIES] == TIES_RANDOM:
+            ties += 1                                   # piles tied: each as likely (the deck wins its ties)
+            if below(rng, ties) == 0:
+                best = 1 + s
     return best
 
 
@@ -703,6 +741,7 @@ PARAMETERS = {
     "last_play": Switch("on"),
     "bonus_from": Int(0, 0, 4, "investments a projection needs before the bonus counts (4: never)"),
     "pass_at": Float(PASS_PAYS_AT, -100, 1000, "pass=pays: what the best move must cost before a pass"),
+    "ties": Choice({"suit": TIES_SUIT, "random": TIES_RANDOM}),
 }
 EXPERT = Policy(
     "expert", expert_policy, parameters=PARAMETERS,

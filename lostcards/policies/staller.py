@@ -34,7 +34,6 @@ from lostcards.engine.observation import (
     O_EXP_COUNT,
     O_EXP_INV,
     O_EXP_SUM,
-    O_EXP_TOP,
     O_RULES,
     O_SIDE,
     O_STALL,
