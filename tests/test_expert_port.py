@@ -6,6 +6,9 @@ turns, ending, scores, per seat, per suit and per side) and the records (deal an
 every move) of a sample of rounds must agree, over 1, 2 and 4 players, both
 presets, tweaked rulesets and every switch of expert set away from its default.
 """
+import hashlib
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -107,3 +110,59 @@ def test_staller_thousands_of_rounds(game, spec):
 @pytest.mark.parametrize("spec", SWITCHES)
 def test_thousands_of_rounds(game, spec):
     check_same(game, spec, 2000 if spec else 10000, seed=51 + game[1], sample=20)
+
+
+# ---- digests: today's rounds kept, so the port stays checked once today's engine is gone ----
+
+DIGEST_ROUNDS = 300
+
+
+def _digest_cases():
+    for bot, specs, games in (("expert", SWITCHES, GAMES), ("expert", [""], TWEAKED),
+                              ("staller", STALLER, GAMES[:3] + TWEAKED[:3])):
+        for game in games:
+            for spec in specs:
+                yield bot, game, spec
+
+
+def _key(bot, game, spec):
+    return f"{bot}:{spec}|{_ids(game)}"
+
+
+def digest(arrays) -> str:
+    """A short hash of a batch's four arrays (round_info, seats, seat_suits, side_suits)."""
+    h = hashlib.sha256()
+    for a in arrays:
+        h.update(np.ascontiguousarray(a, np.int64).tobytes())
+    return h.hexdigest()[:16]
+
+
+def test_digests_of_todays_rounds():
+    """The bit-engine bots against digests of today's engine's rounds (tests/expert_port_digests.py)."""
+    from expert_port_digests import DIGESTS
+    assert len(DIGESTS) == len(list(_digest_cases()))
+    for bot, game, spec in _digest_cases():
+        preset, players, over = game
+        r = rules(preset, players=players, **over)
+        kernel, params = BOTS[bot].kernel, BOTS[bot].with_params(spec).params
+        got = digest(bit.play_arrays(r, kernel, params, kernel, params, DIGEST_ROUNDS, 81, first=-1))
+        assert got == DIGESTS[_key(bot, game, spec)], _key(bot, game, spec)
+
+
+def write_digests(path="tests/expert_port_digests.py"):
+    """Digests of today's engine's rounds (run once, while lostcards.engine is today's engine)."""
+    lines = ['"""Digests of today\'s engine\'s rounds for tests/test_expert_port.py (written by its '
+             'write_digests)."""', "DIGESTS = {"]
+    for bot, game, spec in _digest_cases():
+        preset, players, over = game
+        r = rules(preset, players=players, **over)
+        name = bot + (":" + spec if spec else "")
+        b = play(r, name, name, rounds=DIGEST_ROUNDS, seed=81, first=-1)
+        lines.append(f"    {_key(bot, game, spec)!r}: "
+                     f"{digest((b.round_info, b.seats, b.seat_suits, b.side_suits))!r},")
+    lines.append("}")
+    Path(path).write_text("\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    write_digests()
