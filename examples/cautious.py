@@ -9,29 +9,36 @@ out before writing it in numba.  Neither needs any change to lostcards.
 """
 from numba import njit
 
-from lostcards.engine.core import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
-from lostcards.engine.observation import O_HAND, O_HAND_LEN, O_RULES, O_SIDE, exp_count, expedition_allows
+from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
+from lostcards.engine.observation import (
+    expedition_count,
+    hand_card,
+    hand_count,
+    has,
+    legal_plays,
+    players,
+    side,
+    suit_of,
+)
 from lostcards.reference.moves import Play
 from lostcards.rules.cards import SLOTS
-from lostcards.rules.ruleset import P_PLAYERS
 
 
 @njit(cache=True)
-def cautious(obs, params, rng):
+def cautious(obs, params, mem):
     """Play the first card that extends a started expedition or opens one at 6 or more; else discard the lowest."""
-    side = obs[O_SIDE]
-    draw = DRAW_NONE if obs[O_RULES + P_PLAYERS] == 1 else DRAW_DECK
-    for i in range(obs[O_HAND_LEN]):
-        card = obs[O_HAND + i]
-        if not expedition_allows(obs, side, card):
+    draw = DRAW_NONE if players(obs) == 1 else DRAW_DECK
+    playable = legal_plays(obs)
+    lowest = hand_card(obs, 0)
+    for i in range(hand_count(obs)):
+        card = hand_card(obs, i)
+        if card % SLOTS < lowest % SLOTS:
+            lowest = card
+        if not has(playable, card):
             continue
-        started = exp_count(obs, side, card // SLOTS) > 0
+        started = expedition_count(obs, side(obs), suit_of(card)) > 0
         if started or card % SLOTS >= 7:          # slot 7 is the number 6
             return make_play(card, TO_EXPEDITION, draw)
-    lowest = obs[O_HAND]
-    for i in range(obs[O_HAND_LEN]):
-        if obs[O_HAND + i] % SLOTS < lowest % SLOTS:
-            lowest = obs[O_HAND + i]
     return make_play(lowest, TO_DISCARD, draw)
 
 

@@ -1,4 +1,4 @@
-"""Digests of today's engine's rounds for tests/test_expert_port.py (written by its write_digests)."""
+"""Digests of the old engine's rounds (expert and staller before the port) for tests/test_expert_port.py."""
 DIGESTS = {
     'expert:|expeditions-2p': '3386a9f46e742944',
     'expert:invest=eager|expeditions-2p': '52a75390092d23ca',

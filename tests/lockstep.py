@@ -209,7 +209,7 @@ class Lockstep:
         err = ea.apply(self.eng, move)
         if err:
             raise AssertionError(f"{self.where()}: {text}: the reference plays it, the engine refuses it "
-                                 f"({ea.category(err)}: {ea.core.ERRORS.get(err)})")
+                                 f"({ea.category(err)}: {ea.error_text(err)})")
         self.last = text
         self.compare()
         return ""
@@ -228,14 +228,14 @@ class Lockstep:
             if bool(why) != bool(code):
                 raise AssertionError(f"{self.where()}: seat {ref.seat} {text}: reference "
                                      f"{'refuses (' + why + ')' if why else 'plays it'}, engine "
-                                     f"{'refuses (' + ea.core.ERRORS[code] + ')' if code else 'plays it'}")
+                                     f"{'refuses (' + ea.error_text(code) + ')' if code else 'plays it'}")
             if code and not same:
                 raise AssertionError(f"{self.where()}: seat {ref.seat} {text}: the engine refuses it but its "
                                      "state changed")
             if eng_cat != ref_cat and not self._two_pass_rules(move, {eng_cat, ref_cat}, obs):
                 raise AssertionError(f"{self.where()}: seat {ref.seat} {text}: both refuse it, the reference "
                                      f"because {ref_cat} ({why}), the engine because {eng_cat} "
-                                     f"({ea.core.ERRORS[code]})")
+                                     f"({ea.error_text(code)})")
         for move in ref_only:
             if not reference_verdict(ref, move):
                 raise AssertionError(f"{self.where()}: the reference takes {move!r}")

@@ -21,7 +21,7 @@ from lockstep import Lockstep, reference_category
 from numba import njit
 
 from lostcards.engine.core import DRAW_DECK, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
-from lostcards.engine.observation import NSUITS, O_EXP_TOP, O_HAND, O_HAND_LEN, O_RULES, O_SIDE, O_TURN
+from lostcards.engine.observation import RULE_PASS_MIN, expedition_top, hand_card, hand_count, rule, side, suit_of
 from lostcards.errors import IllegalMove, PolicyFailure
 from lostcards.policies import Policy
 from lostcards.policies.py_random import random_policy as py_random
@@ -32,7 +32,7 @@ from lostcards.reference.moves import Pass, Play
 from lostcards.reference.observation import side_of
 from lostcards.rules.cards import SLOTS, deck_codes
 from lostcards.rules.outcome import Ending
-from lostcards.rules.ruleset import P_PASS_MIN, rules
+from lostcards.rules.ruleset import rules
 from lostcards.rules.streams import Stream
 from lostcards.run.runner import play
 from lostcards.run.runner import play_records as records
@@ -194,24 +194,25 @@ INVEST_AFTER_NUMBER, DRAW_BACK, PASS_SMALL_HAND, PASS_TWICE = range(4)
 
 
 @njit(cache=True)
-def rule_breaker(obs, params, rng):
+def rule_breaker(obs, params, mem):
     """Plays like `random` until turn params[1], then breaks rule params[0] as soon as it can."""
     kind = int(params[0])
-    h = obs[O_HAND_LEN]
-    if obs[O_TURN] >= params[1]:
+    h = hand_count(obs)
+    first = hand_card(obs, 0)
+    if obs.turn >= params[1]:
         if kind == INVEST_AFTER_NUMBER:
             for i in range(h):
-                c = obs[O_HAND + i]
-                if c % SLOTS < 3 and obs[O_EXP_TOP + obs[O_SIDE] * NSUITS + c // SLOTS] > 0:
+                c = hand_card(obs, i)
+                if c % SLOTS < 3 and expedition_top(obs, side(obs), suit_of(c)) > 0:
                     return make_play(c, TO_EXPEDITION, DRAW_DECK)
         elif kind == DRAW_BACK:
-            return make_play(obs[O_HAND], TO_DISCARD, 1 + obs[O_HAND] // SLOTS)
+            return make_play(first, TO_DISCARD, 1 + suit_of(first))
         elif kind == PASS_SMALL_HAND:
-            if h < obs[O_RULES + P_PASS_MIN]:
-                return make_pass(obs[O_HAND], obs[O_HAND + 1])
-        elif h >= obs[O_RULES + P_PASS_MIN]:           # PASS_TWICE: pass whenever the hand allows it
-            return make_pass(obs[O_HAND], obs[O_HAND + 1])
-    return random_policy(obs, params, rng)
+            if h < rule(obs, RULE_PASS_MIN):
+                return make_pass(first, hand_card(obs, 1))
+        elif h >= rule(obs, RULE_PASS_MIN):           # PASS_TWICE: pass whenever the hand allows it
+            return make_pass(first, hand_card(obs, 1))
+    return random_policy(obs, params, mem)
 
 
 def rule_breaker_twin(kind, k):

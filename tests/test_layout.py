@@ -15,9 +15,10 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1] / "lostcards"
 MAX_LINES = 450
 # long by nature: the expert bot's decision procedure and the reference engine (it reads like the rule sheet)
-LONG_OK = {"lostcards.policies.expert", "lostcards.policies.expert_bits", "lostcards.reference.round"}
-# known exceptions, to be split by their owners (search bot, numba engine)
-LONG_FOR_NOW = {"lostcards.policies.search",
+LONG_OK = {"lostcards.policies.expert", "lostcards.reference.round"}
+# known exceptions, to be split by their owners (search bot, numba engine); legacy.expert (today's
+# expert on the old row, for search's roll-outs) goes with search when the ISMCTS bot lands
+LONG_FOR_NOW = {"lostcards.policies.search", "lostcards.policies.legacy.expert",
                 "lostcards.policies.search.determinize", "lostcards.analysis.rule_tweaks_report"}
 
 

@@ -10,8 +10,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from lostcards.engine import core as engine
-from lostcards.engine.observation import (
+from lostcards.policies import resolve
+from lostcards.policies.legacy import core as engine
+from lostcards.policies.legacy.observation import (
     HMAX,
     NSUITS,
     O_CAN_PASS,
@@ -31,7 +32,6 @@ from lostcards.engine.observation import (
     O_TURN,
     PMAX,
 )
-from lostcards.policies import resolve
 from lostcards.policies.search import SEARCH, candidates, evaluate, rollout_move
 from lostcards.policies.search.determinize import (
     NMAX,
@@ -201,7 +201,7 @@ def test_simulator_candidates_and_samples_follow_the_engine(case):
     pick = np.random.default_rng(5)
     srng = np.zeros(4, np.uint64)
     engine_rng_seed = 11
-    from lostcards.engine.rng import seed_stream
+    from lostcards.policies.legacy.rng import seed_stream
     seed_stream(srng, 77, 0, 9)
     tmp = np.empty(2 * NSUITS, np.int32)
     moves = np.empty(2048, np.int64)
@@ -304,7 +304,7 @@ def test_evaluate_keeps_the_baseline_without_evidence():
     P = r.params()
     pid = np.array(deck_codes(r), np.int16)
     S, O, rng = engine.new_state()
-    from lostcards.policies.expert import EXPERT, expert_policy
+    from lostcards.policies.legacy.expert import EXPERT, expert_policy
     for rnd in range(3):
         engine.deal(P, pid, 8, rnd, S, O, rng)
         moves = np.empty(512, np.int64)
@@ -379,9 +379,9 @@ def test_search_cache_follows_the_files_it_compiles_in():
     """search's compiled code embeds expert and the engine: its cache stamp carries their digest."""
     import hashlib
 
-    from lostcards.engine import observation
-    from lostcards.engine import rng as rng_mod
-    from lostcards.policies import expert, search
+    from lostcards.policies import search
+    from lostcards.policies.legacy import expert, observation
+    from lostcards.policies.legacy import rng as rng_mod
     from lostcards.policies.search import determinize
     from lostcards.rules import cards, outcome, ruleset, streams
     h = hashlib.sha256()

@@ -9,9 +9,8 @@ suit-ordered tie-breaks (ties=suit, today's order) fail the same test.
 import numpy as np
 import pytest
 
-from lostcards.bitengine import run as bit
-from lostcards.policies import expert_bits
 from lostcards.rules.ruleset import rules
+from lostcards.run.runner import play
 
 Z_MAX = 4.5
 
@@ -19,9 +18,8 @@ Z_MAX = 4.5
 def suit_z(preset, players, spec, n, seed):
     """z of each suit's opened / score / reached-sum offset from its round's mean, per statistic."""
     r = rules(preset, players=players)
-    p = expert_bits.EXPERT.with_params(spec).params
-    _, _, seat_suits, side_suits = bit.play_arrays(r, expert_bits.expert_policy, p, expert_bits.expert_policy,
-                                                   p, n, seed, first=-1)
+    b = play(r, spec, spec, rounds=n, seed=seed, first=-1)
+    seat_suits, side_suits = b.seat_suits, b.side_suits
     out = {}
     for name, x in (("opened", side_suits[..., 0] > 0), ("score", side_suits[..., 2]),
                     ("reached", seat_suits[..., 3])):
@@ -32,7 +30,7 @@ def suit_z(preset, players, spec, n, seed):
 
 
 def _check(preset, players, n, seed):
-    z = suit_z(preset, players, "ties=random", n, seed)
+    z = suit_z(preset, players, "expert:ties=random", n, seed)
     for name, v in z.items():
         assert np.abs(v).max() < Z_MAX, (preset, players, name, np.round(v, 1))
 
@@ -43,7 +41,7 @@ def test_expert_ties_random_is_suit_blind(players):
 
 
 def test_ties_by_suit_fail_the_test():
-    z = suit_z("expeditions", 2, "", 40_000, 3)
+    z = suit_z("expeditions", 2, "expert:ties=suit", 40_000, 3)
     assert np.abs(z["reached"]).max() > Z_MAX
 
 

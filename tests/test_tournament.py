@@ -11,9 +11,9 @@ from lostcards.analysis.ratings import bradley_terry
 from lostcards.analysis.tournament import boundary_z, play_pair, run_tournament
 from lostcards.cli import main
 from lostcards.engine.core import make_play
-from lostcards.engine.observation import O_HAND, O_HAND_LEN, O_RULES, O_SIDE, expedition_allows
+from lostcards.engine.observation import accepted, hand_card, hand_count, has, players, side
 from lostcards.policies import Policy, resolve
-from lostcards.rules.ruleset import P_PLAYERS, rules
+from lostcards.rules.ruleset import rules
 from lostcards.run.runner import play_records as records
 
 
@@ -23,19 +23,18 @@ def bad(obs, params, rng):
     # with 2 or 4 players a discard is always legal and the deck is never empty at
     # the start of a turn (the round ends when its last card is drawn); in
     # solitaire the draw must be "nothing" once the deck is out, so ask for none
-    return make_play(obs[O_HAND], 1, 7 if obs[O_RULES + P_PLAYERS] == 1 else 0)
+    return make_play(hand_card(obs, 0), 1, 7 if players(obs) == 1 else 0)
 
 
 @njit(cache=True)
 def investor(obs, params, rng):
     """Lay an investment card wherever one may go, else discard: opens expeditions it never fills."""
-    side = obs[O_SIDE]
-    draw = 7 if obs[O_RULES + P_PLAYERS] == 1 else 0
-    for i in range(obs[O_HAND_LEN]):
-        c = obs[O_HAND + i]
-        if c % 12 < 3 and expedition_allows(obs, side, c):
+    draw = 7 if players(obs) == 1 else 0
+    for i in range(hand_count(obs)):
+        c = hand_card(obs, i)
+        if c % 12 < 3 and has(accepted(obs, side(obs)), c):
             return make_play(c, 0, draw)
-    return make_play(obs[O_HAND], 1, draw)
+    return make_play(hand_card(obs, 0), 1, draw)
 
 
 BAD = Policy("discarder", bad)

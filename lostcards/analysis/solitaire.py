@@ -22,56 +22,80 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from lostcards.engine.core import S_DECK_END, S_DECK_POS, S_ORDER, deal, new_state_nb
-from lostcards.engine.observation import O_HAND, O_HAND_LEN
-from lostcards.rules.cards import SLOTS, deck_codes
-from lostcards.rules.ruleset import P_BONUS_CARDS, P_BONUS_POINTS, P_COST, P_SUITS, Ruleset
+from lostcards.engine.bits import alive, as_bytes, offset, ptr
+from lostcards.engine.core import (
+    NUMBER_SLOTS,
+    deal,
+    lane_cards,
+    lane_investments,
+    lane_of,
+    lane_sum,
+    load_rules,
+    rules_block,
+)
+from lostcards.engine.layout import (
+    MEM_WORDS,
+    R_ASIDE,
+    R_BONUS_CARDS,
+    R_BONUS_POINTS,
+    R_CARDS,
+    R_COST,
+    R_SUITS,
+    S_ORDER,
+    STATE_WORDS,
+)
+from lostcards.rules.cards import SLOTS
+from lostcards.rules.ruleset import Ruleset
 from lostcards.rules.ruleset import rules as make_rules
 
 
-@njit(cache=True)
-def _suit_best(P, total, numbers, investments):
+@njit(cache=True, inline="always")
+def _suit_best(cost, bonus_cards, bonus_points, total, numbers, investments):
     if numbers + investments == 0:
         return 0
     best = 0                                   # not opening scores 0
     for k in range(investments + 1):
         if numbers + k == 0:
             continue
-        s = (total - P[P_COST]) * (k + 1)
-        if numbers + k >= P[P_BONUS_CARDS]:
-            s += P[P_BONUS_POINTS]
+        s = (total - cost) * (k + 1)
+        if numbers + k >= bonus_cards:
+            s += bonus_points
         if s > best:
             best = s
     return best
 
 
-@njit(cache=True, inline="always")
-def _count(c, total, nums, invs):
-    """Add one card in play to its suit's tally: numbers (count and sum) or investments."""
-    if c % SLOTS < 3:
-        invs[c // SLOTS] += 1
-    else:
-        nums[c // SLOTS] += 1
-        total[c // SLOTS] += c % SLOTS - 1
+@njit(cache=True)
+def _ceiling(rb, seed, round_index):
+    """One deal's ceiling: the engine deals it, then each suit's cards in play are tallied."""
+    state = np.zeros(STATE_WORDS, np.int64)
+    mem = np.zeros(MEM_WORDS, np.uint64)
+    st = ptr(state)
+    load_rules(st, ptr(rb))
+    deal(st, ptr(mem), seed, round_index, 0, 0)
+    order = as_bytes(offset(st, S_ORDER))
+    lo = np.int64(0)
+    hi = np.int64(0)
+    for j in range(st[R_ASIDE], st[R_CARDS]):      # hand and deck: the cards in play
+        c = np.int64(order[j]) & 127
+        if c >= 60:
+            hi |= np.int64(1) << (c - 60)
+        else:
+            lo |= np.int64(1) << c
+    best = 0
+    for s in range(st[R_SUITS]):
+        ln = lane_of(lo, hi, s)
+        best += _suit_best(st[R_COST], st[R_BONUS_CARDS], st[R_BONUS_POINTS], lane_sum(ln),
+                           lane_cards(ln & NUMBER_SLOTS), lane_investments(ln))
+    alive(state)
+    alive(mem)
+    return best
 
 
 @njit(cache=True, parallel=True)
-def _ceilings(P, pid_code, seed, start, n, out):
-    suits = P[P_SUITS]
+def _ceilings(rb, seed, start, n, out):
     for i in prange(n):
-        S, O, rng = new_state_nb()
-        deal(P, pid_code, seed, start + i, S, O, rng)
-        total = np.zeros(6, np.int64)
-        nums = np.zeros(6, np.int64)
-        invs = np.zeros(6, np.int64)
-        for k in range(O[0, O_HAND_LEN]):
-            _count(O[0, O_HAND + k], total, nums, invs)
-        for j in range(S[S_DECK_POS], S[S_DECK_END]):
-            _count(pid_code[S[S_ORDER + j]], total, nums, invs)
-        best = 0
-        for s in range(suits):
-            best += _suit_best(P, total[s], nums[s], invs[s])
-        out[i] = best
+        out[i] = _ceiling(rb, seed, start + i)
 
 
 def ceilings(rules="expeditions", rounds: int = 1000, seed: int = 0, start: int = 0) -> np.ndarray:
@@ -80,8 +104,7 @@ def ceilings(rules="expeditions", rounds: int = 1000, seed: int = 0, start: int 
     if r.players != 1:
         r = r.with_(players=1)
     out = np.zeros(int(rounds), np.int64)
-    _ceilings(r.params(), np.array(deck_codes(r), np.int16), np.int64(seed), np.int64(start),
-              np.int64(rounds), out)
+    _ceilings(rules_block(r), np.int64(seed), np.int64(start), np.int64(rounds), out)
     return out
 
 

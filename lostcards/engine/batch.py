@@ -1,157 +1,269 @@
-"""The numba batch loops: many rounds in parallel, each dealt and played from (seed, round) alone.
+"""The batch loop: many rounds in flight per worker, one decider call a side per step.
 
-``run_batch`` fills per-round output arrays; ``record_rounds`` plays chosen rounds
-again with a move log.  Policies are first-class functions of one type
-(``POLICY_SIGNATURE``), so these loops compile once for every policy.
+Each worker (a ``prange`` chunk, played by ``play_chunk``, a separately
+compiled function) keeps ``K`` rounds in flight.  A step asks side A's decider
+to play a turn in every round where a side-A seat is to move, then side B's
+(the decider observes and asks its policy), then checks and applies every move
+(an illegal move stops that round with its code); a finished round writes its
+statistics row and the slot gets the next round.
+Rounds never share anything but the rules, so every result is a function of
+(seed, round index) alone, whatever ``K`` or the number of threads.
+
+The same loop, with a turn log, plays chosen rounds again for records
+(``runner.log_rounds``: ``logs`` and ``orders`` with rows).
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange, types
 
+from lostcards.engine.bits import alive, as_bytes, offset, ptr
 from lostcards.engine.core import (
-    END_NONE,
-    NMAX,
+    END_ILLEGAL,
+    apply,
+    deal,
+    ended,
+    expedition_score,
+    lane_cards,
+    lane_investments,
+    lane_of,
+    lane_sum,
+    load_rules,
+)
+from lostcards.engine.layout import (
+    COUNTS,
+    COUNTS2,
+    R_BONUS_CARDS,
+    R_BONUS_POINTS,
+    R_CARDS,
+    R_COST,
+    R_NUMBERS,
+    R_PLAYERS,
+    R_SIMPLE,
+    R_SUITS,
+    S_COUNTS,
+    S_DEALT,
     S_ENDED,
+    S_ERROR,
+    S_EXP,
+    S_FIRST,
     S_ORDER,
     S_REACHED,
-    S_STATS,
+    S_SEAT,
     S_TURN,
-    apply_move,
-    can_pass,
-    deal,
-    expedition_score,
-    new_state_nb,
+    SLOT_MEM_WORDS,
+    STATE_WORDS,
 )
-from lostcards.engine.observation import NSUITS, O_CAN_PASS, O_EXP_COUNT, O_EXP_INV, O_EXP_SUM
-from lostcards.rules.cards import SLOTS
-from lostcards.rules.ruleset import P_HAND, P_PLAYERS, P_SUITS
+from lostcards.engine.moves import E_LOG_FULL
+from lostcards.engine.policy import DecideType
 
-# A policy's type: obs row, its parameters, its random stream -> move.  The
-# batch loops take policies as first-class functions of this one type, so they
-# compile once and load from numba's cache for every policy, built-in or not.
-POLICY_SIGNATURE = types.int64(types.int32[::1], types.float64[::1], types.uint64[::1])
-PolicyType = types.FunctionType(POLICY_SIGNATURE)
+K_DEFAULT = 16
+_I = np.int64
+_F_PLAYS, _F_DISCARDS, _F_DECK = COUNTS.field("plays", "discards", "deck")
+_F_PILE, _F_PASSES = COUNTS2.field("pile", "passes")
 
 
-@njit  # not cached on its own: it is specialised on its policies; the batch loops cache it
-def play_round(P, pid_code, seed, round_index, first, policy_a, pp_a, policy_b, pp_b,
-               S, O, rng, log):
-    """Deal and play one round; returns 0 or an error code.  `log` (int64, may be
-    empty) receives each move."""
-    deal(P, pid_code, seed, round_index, S, O, rng)
-    players = P[P_PLAYERS]
-    seat = first
-    logging = log.shape[0] > 0
-    while S[S_ENDED] == END_NONE:
-        O[seat, O_CAN_PASS] = 1 if can_pass(P, S, O, seat) else 0
-        if seat & 1:
-            move = policy_b(O[seat], pp_b, rng[1 + seat])
+@njit(cache=True, inline="always")
+def _f(word, f):
+    return (word >> f[0]) & f[1]
+
+
+@njit(cache=True, inline="always")
+def _results(st, row, p_round, p_seat, p_suit, p_side):
+    """One finished round into the statistics arrays (runner.Batch's columns) at `row`."""
+    players = st[R_PLAYERS]
+    suits = st[R_SUITS]
+    sides = 1 if players == 1 else 2
+    err = st[S_ERROR]
+    q = row * 5
+    p_round[q] = st[S_FIRST]
+    p_round[q + 1] = st[S_TURN]
+    p_round[q + 2] = st[S_ENDED] if err == 0 else -err - 1     # runner.Batch: -code - 1
+    p_round[q + 4] = 0
+    for sd in range(sides):
+        lo = st[S_EXP + 2 * sd]
+        hi = st[S_EXP + 2 * sd + 1]
+        tot = 0
+        for s in range(suits):
+            ln = lane_of(lo, hi, s)
+            sc = expedition_score(ln, st[R_COST], st[R_BONUS_CARDS], st[R_BONUS_POINTS])
+            q = ((row * sides + sd) * suits + s) * 3
+            p_side[q] = lane_cards(ln)
+            p_side[q + 1] = lane_investments(ln)
+            p_side[q + 2] = sc
+            tot += sc
+        p_round[row * 5 + 3 + sd] = tot
+    nlo = st[R_NUMBERS]
+    nhi = st[R_NUMBERS + 1]
+    for seat in range(players):
+        c0 = st[S_COUNTS + 2 * seat]
+        c1 = st[S_COUNTS + 2 * seat + 1]
+        q = (row * players + seat) * 5
+        p_seat[q] = _f(c0, _F_PLAYS)
+        p_seat[q + 1] = _f(c0, _F_DISCARDS)
+        p_seat[q + 2] = _f(c0, _F_DECK)
+        # simple rulesets do not count pile draws: with 2 players every play draws
+        if st[R_SIMPLE] != 0:
+            p_seat[q + 3] = (_f(c0, _F_PLAYS) - _f(c0, _F_DECK)) * (players > 1)
         else:
-            move = policy_a(O[seat], pp_a, rng[1 + seat])
-        if logging:
-            if S[S_TURN] >= log.shape[0]:
-                return 8
-            log[S[S_TURN]] = move
-        err = apply_move(P, pid_code, S, O, seat, move)
-        if err != 0:
-            return err
-        seat = seat + 1 if seat + 1 < players else 0
-    return 0
+            p_seat[q + 3] = _f(c1, _F_PILE)
+        p_seat[q + 4] = _f(c1, _F_PASSES)
+        for s in range(suits):
+            q = ((row * players + seat) * suits + s) * 4
+            for k in range(2):              # held (dealt), then reached
+                base = (S_DEALT if k == 0 else S_REACHED) + seat * 4
+                a = lane_of(st[base] & nlo, st[base + 1] & nhi, s)
+                b = lane_of(st[base + 2] & nlo, st[base + 3] & nhi, s)
+                p_suit[q + 2 * k] = lane_cards(a) + lane_cards(b)
+                p_suit[q + 2 * k + 1] = lane_sum(a) + lane_sum(b)
+
+
+@njit(cache=True, inline="always")
+def _first(first_mode, r, players):
+    return first_mode if first_mode >= 0 else r % players
 
 
 @njit(cache=True)
-def round_results(P, pid_code, S, O, row, first, err, out_round, out_seat, out_suit, out_side):
-    """Write one finished round into the batch's output arrays at `row`."""
-    players = P[P_PLAYERS]
-    suits = P[P_SUITS]
-    n_cards = pid_code.shape[0]
-    out_round[row, 0] = first
-    out_round[row, 1] = S[S_TURN]
-    out_round[row, 2] = S[S_ENDED] if err == 0 else -err - 1
-    out_round[row, 4] = 0
-    for side in range(2 if players > 1 else 1):
-        total = 0
-        for s in range(suits):
-            xi = side * NSUITS + s
-            score = expedition_score(P, O[0, O_EXP_SUM + xi], O[0, O_EXP_INV + xi], O[0, O_EXP_COUNT + xi])
-            out_side[row, side, s, 0] = O[0, O_EXP_COUNT + xi]
-            out_side[row, side, s, 1] = O[0, O_EXP_INV + xi]
-            out_side[row, side, s, 2] = score
-            total += score
-        out_round[row, 3 + side] = total
-    h = P[P_HAND]
-    off = n_cards - n_cards // 2 if players == 1 else 0
-    for seat in range(players):
-        for k in range(5):
-            out_seat[row, seat, k] = S[S_STATS + seat * 5 + k]
-        for s in range(suits):
-            for k in range(4):
-                out_suit[row, seat, s, k] = 0
-        for k in range(h):
-            code = pid_code[S[S_ORDER + off + seat * h + k]]
-            if code % SLOTS >= 3:
-                out_suit[row, seat, code // SLOTS, 0] += 1
-                out_suit[row, seat, code // SLOTS, 1] += code % SLOTS - 1
-        for p in range(n_cards):
-            code = pid_code[p]
-            if code % SLOTS >= 3 and S[S_REACHED + seat * NMAX + p]:
-                out_suit[row, seat, code // SLOTS, 2] += 1
-                out_suit[row, seat, code // SLOTS, 3] += code % SLOTS - 1
+def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b, pp_b, k_slots,
+               out_round, out_seat, out_suit, out_side, logs, orders, pid_of, errors):
+    """Play rows row0..row1-1 (round start + row, or ids[row]) with k_slots rounds in flight.
+
+    Statistics go to the out_* arrays (when they have rows), move logs and dealt
+    orders to logs / orders (when they have rows; logs[row] ends with -1)."""
+    n = row1 - row0
+    if n <= 0:
+        return
+    k = min(k_slots, n)
+    players = rb[R_PLAYERS]
+    stats = out_round.shape[0] > 0
+    logging = logs.shape[0] > 0
+    cap = logs.shape[1]
+    n_cards = rb[R_CARDS]
+    states_a = np.zeros(k * STATE_WORDS, np.int64)
+    mems_a = np.zeros(k * SLOT_MEM_WORDS, np.uint64)
+    moves_a = np.zeros(k, np.int64)
+    list_a = np.zeros(k, np.int64)
+    join_a = np.zeros(k, np.int64)
+    rows_a = np.zeros(k, np.int64)
+    states = ptr(states_a)
+    mems = ptr(mems_a)
+    moves = ptr(moves_a)
+    slots = ptr(list_a)
+    join = ptr(join_a)
+    rows = ptr(rows_a)
+    p_rb = ptr(rb)
+    p_round = ptr(out_round)
+    p_seat = ptr(out_seat)
+    p_suit = ptr(out_suit)
+    p_side = ptr(out_side)
+    p_log = ptr(logs)
+    p_order = ptr(orders)
+    p_pid = ptr(pid_of)
+    p_err = ptr(errors)
+    p_ids = ptr(ids)
+    by_id = ids.shape[0] > 0
+    # Every round in the list has a seat of side `step & 1` to move (solitaire: side 0), so a
+    # step is one decider call; a round dealt with the other side to move waits a step.
+    # join[s]: the step at which slot s plays next (-1: no round left for it).
+    nxt = row0
+    live = k
+    for s in range(k):
+        st = offset(states, s * STATE_WORDS)
+        load_rules(st, p_rb)
+        r = p_ids[nxt] if by_id else start + nxt
+        deal(st, offset(mems, s * SLOT_MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
+        rows[s] = nxt
+        nxt += 1
+        join[s] = st[S_SEAT] & 1 if players > 1 else 0
+    step = _I(0)
+    n_list = _I(0)
+    rebuild = _I(0)                      # the step at which the list must be built again
+    while live > 0:
+        if step >= rebuild:
+            n_list = 0
+            rebuild = _I(1) << 62
+            for s in range(k):
+                j = join[s]
+                if j >= 0:
+                    if j <= step:
+                        slots[n_list] = s
+                        n_list += 1
+                    elif j < rebuild:
+                        rebuild = j
+        side = step & 1 if players > 1 else 0
+        if n_list > 0:
+            if side == 0:
+                dec_a(states, mems, slots, n_list, pp_a, moves)
+            else:
+                dec_b(states, mems, slots, n_list, pp_b, moves)
+        for i in range(n_list):
+            s = slots[i]
+            st = offset(states, s * STATE_WORDS)
+            m = moves[s]
+            if logging:
+                t = st[S_TURN]
+                if t >= cap:
+                    st[S_ERROR] = E_LOG_FULL
+                    st[S_ENDED] = END_ILLEGAL
+                else:
+                    p_log[rows[s] * cap + t] = m
+                    apply(st, m)
+            else:
+                apply(st, m)
+            if ended(st):
+                row = rows[s]
+                if stats:
+                    _results(st, row, p_round, p_seat, p_suit, p_side)
+                if logging:
+                    _log_end(st, row, cap, n_cards, p_log, p_order, p_pid, p_err)
+                rebuild = step + 1
+                if nxt >= row1:
+                    join[s] = -1
+                    live -= 1
+                    continue
+                r = p_ids[nxt] if by_id else start + nxt
+                deal(st, offset(mems, s * SLOT_MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
+                rows[s] = nxt
+                nxt += 1
+                t = step + 1
+                if players > 1 and (t & 1) != (st[S_SEAT] & 1):
+                    t += 1
+                join[s] = t
+        step += 1
+    # numba frees an array after its last use, and the pointers above are not uses: touch the
+    # buffers here so that they live to the end (a policy's own allocations would reuse them)
+    alive(states_a)
+    alive(mems_a)
+    alive(moves_a)
+    alive(list_a)
+    alive(join_a)
+    alive(rows_a)
+
+
+@njit(cache=True, inline="always")
+def _log_end(st, row, cap, n_cards, p_log, p_order, p_pid, p_err):
+    """A logged round's end: -1 after its last move, its dealt order (physical ids)."""
+    for i in range(st[S_TURN], cap):      # an illegal move is not kept: its code is
+        p_log[row * cap + i] = -1          # in `errors`
+    order = as_bytes(offset(st, S_ORDER))
+    for i in range(n_cards):
+        p_order[row * n_cards + i] = p_pid[order[i]]
+    p_err[row] = st[S_ERROR]
 
 
 _BATCH_SIG = types.void(
-    types.int64[::1], types.int16[::1], types.int64, types.int64, types.int64, types.int64,
-    PolicyType, types.float64[::1], PolicyType, types.float64[::1],
+    types.int64[::1], types.int64, types.int64, types.int64[::1], types.int64, types.int64,
+    DecideType, types.float64[::1], DecideType, types.float64[::1], types.int64, types.int64,
     types.int64[:, ::1], types.int32[:, :, ::1], types.int16[:, :, :, ::1], types.int16[:, :, :, ::1],
-    types.int64)
+    types.int64[:, ::1], types.int32[:, ::1], types.int16[::1], types.int64[::1])
 
 
 @njit(_BATCH_SIG, cache=True, parallel=True)
-def run_batch(P, pid_code, seed, start, n, first_mode, policy_a, pp_a, policy_b, pp_b,
-              out_round, out_seat, out_suit, out_side, chunks):
-    """Play rounds start .. start+n-1 in `chunks` parallel pieces into the out arrays.
-
-    first_mode >= 0: that seat starts every round; -1: round i starts with seat i mod players.
-    """
-    players = P[P_PLAYERS]
-    per = (n + chunks - 1) // chunks
-    empty = np.zeros(0, np.int64)
-    for c in prange(chunks):
-        S, O, rng = new_state_nb()
-        for row in range(c * per, min(n, c * per + per)):
-            r = start + row
-            first = first_mode if first_mode >= 0 else r % players
-            err = play_round(P, pid_code, seed, r, first, policy_a, pp_a, policy_b, pp_b,
-                             S, O, rng, empty)
-            round_results(P, pid_code, S, O, row, first, err, out_round, out_seat, out_suit, out_side)
-
-
-_RECORD_SIG = types.void(
-    types.int64[::1], types.int16[::1], types.int64, types.int64[::1], types.int64,
-    PolicyType, types.float64[::1], PolicyType, types.float64[::1],
-    types.int64[:, ::1], types.int32[:, ::1], types.int64[::1], types.int64)
-
-
-@njit(_RECORD_SIG, cache=True, parallel=True)
-def record_rounds(P, pid_code, seed, rounds, first_mode, policy_a, pp_a, policy_b, pp_b,
-                  logs, orders, errors, chunks):
-    """Play the given round indices again with a turn log, in `chunks` parallel
-    pieces: moves into `logs` (-1 after the last), the shuffled deck (physical
-    ids) into `orders`, error codes into `errors`."""
-    players = P[P_PLAYERS]
-    n_cards = pid_code.shape[0]
-    n = rounds.shape[0]
+def run_batch(rb, seed, start, ids, n, first_mode, dec_a, pp_a, dec_b, pp_b, k_slots, chunks,
+              out_round, out_seat, out_suit, out_side, logs, orders, pid_of, errors):
+    """Play n rounds (start + row, or ids[row]) in `chunks` parallel pieces."""
     per = (n + chunks - 1) // chunks
     for c in prange(chunks):
-        S, O, rng = new_state_nb()
-        for k in range(c * per, min(n, c * per + per)):
-            r = rounds[k]
-            first = first_mode if first_mode >= 0 else r % players
-            errors[k] = play_round(P, pid_code, seed, r, first, policy_a, pp_a, policy_b, pp_b,
-                                   S, O, rng, logs[k])
-            for i in range(n_cards):
-                orders[k, i] = S[S_ORDER + i]
-            t = S[S_TURN]
-            if t < logs.shape[1]:
-                logs[k, t:] = -1
+        play_chunk(rb, seed, start, ids, c * per, min(n, c * per + per), first_mode, dec_a,
+                   ptr(pp_a), dec_b, ptr(pp_b), k_slots, out_round, out_seat, out_suit, out_side,
+                   logs, orders, pid_of, errors)

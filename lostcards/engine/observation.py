@@ -1,121 +1,364 @@
-"""What a numba policy sees (SPEC §3): one flat int32 array per seat.
+"""What a numba policy sees (SPEC §3): ``Obs``, a named tuple of int64 words passed by value,
+and the small inline helpers that read it.  ``docs/policies.md`` is the guide.
 
-The engine keeps one such array for every seat and writes only what that seat
-may know into it: its own hand, the table (expeditions, discard piles), the
-draw pile's size, the cards other seats are known to hold, the stall count, the
-turn and the ruleset.  Other hands and the deck order live elsewhere, so a
-policy cannot read them.  A flat array keeps the call into a policy cheap.
+Cards are codes (``suit * 12 + slot``: slots 0-2 are J Q K, slot n + 1 the
+number n).  A *card set* is a pair ``(lo, hi)`` of words: ``lo`` holds suits
+0-4 (bit = code), ``hi`` suit 5 (bit = code - 60).  A *lane* is one suit's
+12 slots as a 12-bit mask.  With 4 players the second copies of the low
+numbers are counted, not told apart: ``hand_cards`` holds each card held at
+least once, ``hand_doubles`` those held twice (and ``known`` / ``known2`` the
+same for what this seat knows of another).
 
-Read it with the ``O_*`` offsets or the small inline helpers below, e.g.
-``hand_card(obs, i)``, ``exp_top(obs, side, suit)``, ``pile_top(obs, suit)``.
-Policies must not write into it.
+Nothing here can see the draw pile's order or another seat's hidden cards:
+the engine builds the observation from what the seat may know and hands the
+policy that, by value.
 """
+from __future__ import annotations
+
 from numba import njit
 
-from lostcards.rules.cards import MAX_CODES, SLOTS
-from lostcards.rules.ruleset import P_LEN
+from lostcards.engine.bits import leading_zeros as _clz
+from lostcards.engine.bits import offset, popcount
+from lostcards.engine.cardsets import (  # noqa: F401  (re-exported for policies)
+    HI_BASE,
+    LANE,
+    both,
+    card_of,
+    count,
+    either,
+    has,
+    is_empty,
+    is_investment,
+    kth_card,
+    kth_of_hand,
+    lane,
+    lane_cards,
+    lowest_card,
+    minus,
+    slot_of,
+    suit_of,
+    value_of,
+    with_card,
+    without,
+)
+from lostcards.engine.layout import INFO, M_SCRATCH, OBS_RULES, OBS_RULES2, TOTALS
+from lostcards.engine.rng import below  # noqa: F401  (re-exported: a policy's random numbers)
+from lostcards.engine.state import expedition_score as _score
+from lostcards.engine.state import lane_sum
+from lostcards.rules.cards import SLOTS
 
-HMAX = 64     # most cards a hand can hold (two partners' cards, with room)
-PMAX = 32     # most cards one discard pile can hold
-NSUITS = 6
-
-O_RULES = 0                          # the ruleset's parameter array (P_* offsets)
-O_SEAT = O_RULES + P_LEN
-O_SIDE = O_SEAT + 1
-O_DECK = O_SIDE + 1                  # cards left in the draw pile
-O_STALL = O_DECK + 1                 # the stall count
-O_TURN = O_STALL + 1                 # turns played this round (passes included)
-O_CAN_PASS = O_TURN + 1              # 1 if a pass is legal for this seat now
-O_HAND_LEN = O_CAN_PASS + 1
-O_HAND = O_HAND_LEN + 1              # own hand, card codes sorted, O_HAND_LEN of them
-O_EXP_TOP = O_HAND + HMAX            # [side * 6 + suit]: highest number's slot, 0 if none
-O_EXP_SUM = O_EXP_TOP + 2 * NSUITS   # sum of the numbers
-O_EXP_INV = O_EXP_SUM + 2 * NSUITS   # investment cards
-O_EXP_COUNT = O_EXP_INV + 2 * NSUITS  # cards in the expedition
-O_EXP_MASK = O_EXP_COUNT + 2 * NSUITS  # bit `slot` set for each card in it
-O_PILE_LEN = O_EXP_MASK + 2 * NSUITS  # [suit]: cards in that discard pile
-O_PILE = O_PILE_LEN + NSUITS         # [suit * PMAX + k]: k-th card from the bottom
-O_KNOWN = O_PILE + NSUITS * PMAX     # [seat * 72 + code]: copies that seat is known to hold
-OBS_LEN = O_KNOWN + 4 * MAX_CODES
-
-
-@njit(cache=True, inline="always")
-def hand_len(obs):
-    return obs[O_HAND_LEN]
-
-
-@njit(cache=True, inline="always")
-def hand_card(obs, i):
-    return obs[O_HAND + i]
-
-
-@njit(cache=True, inline="always")
-def rule(obs, p):
-    """A ruleset parameter, e.g. ``rule(obs, P_HAND)``."""
-    return obs[O_RULES + p]
+# fields of the packed words, for rule() and info()
+RULE_SUITS, RULE_PLAYERS, RULE_INVESTMENTS, RULE_HAND_SIZE, RULE_COST, RULE_BONUS_CARDS, \
+    RULE_BONUS_POINTS, RULE_PASS_MIN, RULE_PASS_TWICE = OBS_RULES.field(*OBS_RULES.fields)
+RULE_STALL_LIMIT, RULE_TURN_CAP, RULE_NUMBERS, RULE_EXTRA = OBS_RULES2.field(*OBS_RULES2.fields)
+INFO_SEAT, INFO_SIDE, INFO_DECK, INFO_STALL, INFO_CAN_PASS, INFO_NONEMPTY = INFO.field(*INFO.fields)
+_TOTAL_BITS = TOTALS.field("side0")[1].bit_length()
 
 
 @njit(cache=True, inline="always")
-def exp_top(obs, side, suit):
-    return obs[O_EXP_TOP + side * NSUITS + suit]
+def get(word, f):
+    """A bit field (shift, mask) of a packed word, e.g. ``get(obs.rules, RULE_COST)``."""
+    return (word >> f[0]) & f[1]
+
+
+# ---- cards -----------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def rule(obs, f):
+    """A ruleset parameter: ``rule(obs, RULE_COST)`` (RULE_* of rules; RULE2_* via rule2)."""
+    return get(obs.rules, f)
 
 
 @njit(cache=True, inline="always")
-def exp_sum(obs, side, suit):
-    return obs[O_EXP_SUM + side * NSUITS + suit]
+def rule2(obs, f):
+    """``rule2(obs, RULE_STALL_LIMIT)``, RULE_TURN_CAP, RULE_NUMBERS, RULE_EXTRA."""
+    return get(obs.rules2, f)
 
 
 @njit(cache=True, inline="always")
-def exp_inv(obs, side, suit):
-    return obs[O_EXP_INV + side * NSUITS + suit]
+def players(obs):
+    return get(obs.rules, RULE_PLAYERS)
 
 
 @njit(cache=True, inline="always")
-def exp_count(obs, side, suit):
-    return obs[O_EXP_COUNT + side * NSUITS + suit]
+def suits(obs):
+    return get(obs.rules, RULE_SUITS)
 
 
 @njit(cache=True, inline="always")
-def pile_len(obs, suit):
-    return obs[O_PILE_LEN + suit]
+def seat(obs):
+    return get(obs.info, INFO_SEAT)
+
+
+@njit(cache=True, inline="always")
+def side(obs):
+    """This seat's side: 0 or 1 (seat mod 2 with 4 players; the seat itself otherwise)."""
+    return get(obs.info, INFO_SIDE)
+
+
+@njit(cache=True, inline="always")
+def deck_size(obs):
+    return get(obs.info, INFO_DECK)
+
+
+@njit(cache=True, inline="always")
+def stall_count(obs):
+    return get(obs.info, INFO_STALL)
+
+
+@njit(cache=True, inline="always")
+def can_pass(obs):
+    return get(obs.info, INFO_CAN_PASS) == 1
+
+
+@njit(cache=True, inline="always")
+def round_starts(obs):
+    """True on this seat's first turn of a round (its scratch memory is zero then)."""
+    return obs.turn < players(obs)
+
+
+@njit(cache=True, inline="always")
+def hand_size(obs, s):
+    """Cards in seat s's hand."""
+    return (obs.sizes >> (8 * s)) & 255
+
+
+@njit(cache=True, inline="always")
+def total(obs, sd):
+    """A side's match total before this round."""
+    v = (obs.totals >> (31 * sd)) & ((1 << _TOTAL_BITS) - 1)
+    return v - (1 << _TOTAL_BITS) if v >> (_TOTAL_BITS - 1) else v
+
+
+@njit(cache=True, inline="always")
+def scratch(mem):
+    """A policy's own words in its seat memory (zero when a round is dealt)."""
+    return offset(mem, M_SCRATCH)
+
+
+# ---- own hand ---------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def hand_cards(obs):
+    """The cards held (each once, copies aside)."""
+    return (obs.hand, obs.hand_hi)
+
+
+@njit(cache=True, inline="always")
+def hand_doubles(obs):
+    """The cards held twice (4 players: second copies of the low numbers)."""
+    return (obs.hand2, obs.hand2_hi)
+
+
+@njit(cache=True, inline="always")
+def hand_count(obs):
+    return count(hand_cards(obs)) + count(hand_doubles(obs))
+
+
+@njit(cache=True, inline="always")
+def legal_plays(obs):
+    """The held cards this seat's expeditions accept now (each may also be discarded)."""
+    if side(obs):
+        return (obs.hand & obs.acc1, obs.hand_hi & obs.acc1_hi)
+    return (obs.hand & obs.acc0, obs.hand_hi & obs.acc0_hi)
+
+
+# ---- the table --------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def expedition_cards(obs, sd):
+    """The cards a side has laid on its expeditions."""
+    return (obs.exp1, obs.exp1_hi) if sd else (obs.exp0, obs.exp0_hi)
+
+
+@njit(cache=True, inline="always")
+def accepted(obs, sd):
+    """Every card a side's expeditions would take now."""
+    return (obs.acc1, obs.acc1_hi) if sd else (obs.acc0, obs.acc0_hi)
+
+
+@njit(cache=True, inline="always")
+def expedition(obs, sd, suit):
+    """A side's expedition of a suit, as a lane (slot bits)."""
+    return lane(expedition_cards(obs, sd), suit)
+
+
+@njit(cache=True, inline="always")
+def accepts(obs, sd, suit):
+    """The slots a side's expedition of a suit takes now, as a lane."""
+    return lane(accepted(obs, sd), suit)
+
+
+@njit(cache=True, inline="always")
+def expedition_count(obs, sd, suit):
+    return popcount(expedition(obs, sd, suit))
+
+
+@njit(cache=True, inline="always")
+def expedition_sum(obs, sd, suit):
+    return lane_sum(expedition(obs, sd, suit))
+
+
+@njit(cache=True, inline="always")
+def expedition_investments(obs, sd, suit):
+    return popcount(expedition(obs, sd, suit) & 7)
+
+
+@njit(cache=True, inline="always")
+def expedition_top(obs, sd, suit):
+    """The highest number of an expedition, 0 if it holds none."""
+    n = expedition(obs, sd, suit) & 0xFF8
+    return 63 - _clz(n) - 1 if n else 0
+
+
+@njit(cache=True, inline="always")
+def lane_score(obs, lane_mask):
+    """What an expedition holding these slots would score under this ruleset."""
+    return _score(lane_mask, get(obs.rules, RULE_COST), get(obs.rules, RULE_BONUS_CARDS),
+                  get(obs.rules, RULE_BONUS_POINTS))
+
+
+@njit(cache=True, inline="always")
+def expedition_score(obs, sd, suit):
+    return lane_score(obs, expedition(obs, sd, suit))
+
+
+@njit(cache=True, inline="always")
+def side_score(obs, sd):
+    """A side's score as the table stands."""
+    t = 0
+    for s in range(suits(obs)):
+        t += expedition_score(obs, sd, s)
+    return t
+
+
+@njit(cache=True, inline="always")
+def pile_words(obs, suit):
+    """A discard pile's two words: 4-bit slot+1 entries, the top card lowest."""
+    if suit == 0:
+        return obs.pile0, obs.pile0_hi
+    if suit == 1:
+        return obs.pile1, obs.pile1_hi
+    if suit == 2:
+        return obs.pile2, obs.pile2_hi
+    if suit == 3:
+        return obs.pile3, obs.pile3_hi
+    if suit == 4:
+        return obs.pile4, obs.pile4_hi
+    return obs.pile5, obs.pile5_hi
+
+
+@njit(cache=True, inline="always")
+def nonempty_piles(obs):
+    """Bit per suit: its discard pile holds cards."""
+    return get(obs.info, INFO_NONEMPTY)
 
 
 @njit(cache=True, inline="always")
 def pile_top(obs, suit):
-    """The code of the top card of a discard pile, -1 if it is empty."""
-    n = obs[O_PILE_LEN + suit]
-    return obs[O_PILE + suit * PMAX + n - 1] if n > 0 else -1
+    """The code of a discard pile's top card, -1 if it is empty."""
+    lo, _ = pile_words(obs, suit)
+    t = lo & 15
+    return suit * SLOTS + t - 1 if t else -1
 
 
 @njit(cache=True, inline="always")
-def known(obs, seat, code):
-    return obs[O_KNOWN + seat * MAX_CODES + code]
+def pile_card(obs, suit, k):
+    """The k-th card from the top of a discard pile (k = 0 is the top), -1 past the bottom."""
+    lo, hi = pile_words(obs, suit)
+    e = (lo >> (4 * k)) & 15 if k < 16 else (hi >> (4 * (k - 16))) & 15
+    return suit * SLOTS + e - 1 if e else -1
 
 
 @njit(cache=True, inline="always")
-def expedition_allows(obs, side, code):
-    """An investment only before any number; a number only above the highest one."""
-    slot = code % SLOTS
-    top = obs[O_EXP_TOP + side * NSUITS + code // SLOTS]
-    if slot < 3:
-        return top == 0
-    return slot > top
+def pile_len(obs, suit):
+    lo, hi = pile_words(obs, suit)
+    n = 0
+    if hi:
+        n = 16
+        lo = hi
+    return n + (67 - _clz(lo)) // 4 if lo else n
 
 
-def describe(obs) -> dict:
-    """A plain-Python view of an observation array, for debugging and tests."""
-    from lostcards.rules.ruleset import P_PLAYERS, P_SUITS
-    suits = int(obs[O_RULES + P_SUITS])
-    players = int(obs[O_RULES + P_PLAYERS])
-    sides = 1 if players == 1 else 2
-    return {
-        "seat": int(obs[O_SEAT]), "side": int(obs[O_SIDE]), "deck": int(obs[O_DECK]),
-        "stall": int(obs[O_STALL]), "turn": int(obs[O_TURN]), "can_pass": bool(obs[O_CAN_PASS]),
-        "hand": [int(c) for c in obs[O_HAND:O_HAND + obs[O_HAND_LEN]]],
-        "exp_top": [[int(obs[O_EXP_TOP + sd * NSUITS + s]) for s in range(suits)] for sd in range(sides)],
-        "exp_count": [[int(obs[O_EXP_COUNT + sd * NSUITS + s]) for s in range(suits)] for sd in range(sides)],
-        "piles": [[int(c) for c in obs[O_PILE + s * PMAX:O_PILE + s * PMAX + obs[O_PILE_LEN + s]]]
-                  for s in range(suits)],
-        "known": {o: [c for c in range(MAX_CODES) for _ in range(obs[O_KNOWN + o * MAX_CODES + c])]
-                  for o in range(players)},
-    }
+# ---- other seats ------------------------------------------------------------------------------
+
+@njit(cache=True, inline="always")
+def _relative(obs, s):
+    p = players(obs)
+    return (s - seat(obs) + p) % p if p > 1 else 0
+
+
+@njit(cache=True, inline="always")
+def known(obs, s):
+    """The cards this seat knows seat s holds (at least one copy); empty for itself."""
+    k = _relative(obs, s)
+    if k == 1:
+        return (obs.known1, obs.known1_hi)
+    if k == 2:
+        return (obs.known2, obs.known2_hi)
+    if k == 3:
+        return (obs.known3, obs.known3_hi)
+    return (0, 0)
+
+
+@njit(cache=True, inline="always")
+def known2(obs, s):
+    """The cards this seat knows seat s holds twice."""
+    k = _relative(obs, s)
+    if k == 1:
+        return (obs.known1x2, obs.known1x2_hi)
+    if k == 2:
+        return (obs.known2x2, obs.known2x2_hi)
+    if k == 3:
+        return (obs.known3x2, obs.known3x2_hi)
+    return (0, 0)
+
+
+@njit(cache=True, inline="always")
+def deck_cards(obs):
+    """The whole deck of this ruleset as (cards, cards with two copies)."""
+    inv = (1 << rule(obs, RULE_INVESTMENTS)) - 1
+    ln = inv | rule2(obs, RULE_NUMBERS)
+    ex = rule2(obs, RULE_EXTRA) if players(obs) == 4 else 0
+    one = (0, 0)
+    two = (0, 0)
+    for s in range(suits(obs)):
+        one = either(one, lane_cards(s, ln))
+        two = either(two, lane_cards(s, ex))
+    return one, two
+
+
+@njit(cache=True, inline="always")
+def _take(c1, c2, s):
+    """Multiset (c1 = at least one, c2 = two) less one copy of each card of set s."""
+    return (minus(c1, minus(s, c2)), minus(c2, s))
+
+
+@njit(cache=True, inline="always")
+def unseen(obs):
+    """The cards this seat cannot see or place, as (at least one copy, both copies): the deck
+    less its hand, the expeditions, the discard piles and what it knows others hold.  (In
+    solitaire the cards discarded, which leave the game, count as unseen.)"""
+    one, two = deck_cards(obs)
+    one, two = _take(one, two, hand_cards(obs))
+    one, two = _take(one, two, hand_doubles(obs))
+    one, two = _take(one, two, expedition_cards(obs, 0))
+    one, two = _take(one, two, expedition_cards(obs, 1))
+    for s in range(1, players(obs)):
+        one, two = _take(one, two, known(obs, (seat(obs) + s) % players(obs)))
+        one, two = _take(one, two, known2(obs, (seat(obs) + s) % players(obs)))
+    for suit in range(suits(obs)):
+        lo, hi = pile_words(obs, suit)
+        for k in range(32):
+            w = lo if k < 16 else hi
+            e = (w >> (4 * (k & 15))) & 15
+            if e == 0:
+                break
+            one, two = _take(one, two, lane_cards(suit, 1 << (e - 1)))
+    return one, two
+
+
+@njit(cache=True, inline="always")
+def hand_card(obs, k):
+    """The k-th card of the own hand (from 0, lowest code first, copies counted); -1 past the end."""
+    return kth_of_hand(hand_cards(obs), hand_doubles(obs), k)

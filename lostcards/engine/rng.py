@@ -1,7 +1,12 @@
-"""Counter-based random streams for the numba engine: the twin of ``lostcards.rules.streams``.
+"""The random streams in numba: xoshiro256** of (seed, round, stream), as ``lostcards.rng`` defines.
 
-Same generator, same seeding, same bounded integers (see that module); the
-tests hold the two equal.
+``seed_stream`` fills a stream's four words from (seed, round index, stream id)
+through splitmix64; ``next64`` steps it; ``below(s, n)`` is a uniform integer
+in [0, n) by Lemire's method on the high 32 bits, with rejection, so it is
+exactly uniform.  ``s`` is a raw pointer to the four words (a seat's memory).
+The plain-Python ``rng.Stream`` is the definition; tests hold the two equal.
+Everything is inlined, the rare rejection loop too, so a policy's stream stays
+in registers between its draws.
 """
 from __future__ import annotations
 
@@ -10,53 +15,46 @@ from numba import njit
 
 from lostcards.rules.streams import GOLDEN
 
-# ---- numba twins --------------------------------------------------------------
-
 _U = np.uint64
 
 
 @njit(cache=True, inline="always")
-def _mix_nb(x):
+def _mix(x):
     z = x + _U(GOLDEN)
     z = (z ^ (z >> _U(30))) * _U(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> _U(27))) * _U(0x94D049BB133111EB)
     return z ^ (z >> _U(31))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seed_stream(state, seed, round_index, stream):
-    """Fill `state` (uint64[4]) with the stream of (seed, round_index, stream)."""
-    key = _mix_nb(_mix_nb(_mix_nb(_U(seed)) ^ _U(round_index)) ^ _U(stream))
+    """Fill `state` (four uint64) with the stream of (seed, round_index, stream)."""
+    key = _mix(_mix(_mix(_U(seed)) ^ _U(round_index)) ^ _U(stream))
     for i in range(4):
         key = key + _U(GOLDEN)
-        state[i] = _mix_nb(key)
+        state[i] = _mix(key)
 
 
 @njit(cache=True, inline="always")
 def next64(s):
-    """The next 64-bit output of the xoshiro256** stream `s` (uint64[4])."""
+    """The next 64-bit output of the xoshiro256** stream `s`."""
+    s0 = s[0]
     s1 = s[1]
+    s2 = s[2]
+    s3 = s[3]
     r = s1 * _U(5)
-    r = (r << _U(7)) | (r >> _U(57))
-    r = r * _U(9)
+    r = ((r << _U(7)) | (r >> _U(57))) * _U(9)
     t = s1 << _U(17)
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = (s[3] << _U(45)) | (s[3] >> _U(19))
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s[0] = s0
+    s[1] = s1
+    s[2] = s2
+    s[3] = (s3 << _U(45)) | (s3 >> _U(19))
     return r
-
-
-@njit(cache=True)
-def _below_slow(s, n, low):
-    t = (_U(4294967296) - n) % n
-    m = _U(0)
-    while low < t:
-        m = (next64(s) >> _U(32)) * n
-        low = m & _U(0xFFFFFFFF)
-    return m
 
 
 @njit(cache=True, inline="always")
@@ -67,6 +65,7 @@ def below(s, n):
     low = m & _U(0xFFFFFFFF)
     if low < un:
         t = (_U(4294967296) - un) % un
-        if low < t:
-            m = _below_slow(s, un, low)
+        while low < t:
+            m = (next64(s) >> _U(32)) * un
+            low = m & _U(0xFFFFFFFF)
     return np.int64(m >> _U(32))

@@ -1,8 +1,9 @@
 """Policies (bots) by name: ``random``, ``greedy``, ``expert``, ... or an import path.
 
-A policy is a jitted function ``policy(obs, params, rng) -> move`` (see
-``lostcards/engine/observation.py`` for ``obs`` and ``lostcards/engine/core.py`` for
-moves), plus its named parameters, each with its type and range (``Float``,
+A policy is a jitted function ``policy(obs, params, mem) -> move`` (see
+``lostcards/engine/policy.py`` for the signature, ``lostcards/engine/observation.py`` for
+``obs`` and ``lostcards/engine/moves.py`` for moves; ``docs/policies.md``), plus its
+named parameters, each with its type and range (``Float``,
 ``Int``, ``Choice``, ``Switch``).  ``resolve("expert:invest=never")`` turns a policy
 spec into a ``Policy`` ready for the engine; ``register`` adds one.  A spec may
 also be an import path, ``mypkg.mybots:cautious``, naming a ``Policy`` or a
@@ -313,9 +314,9 @@ def _check_compiles(text: str, kernel) -> None:
     """A user's numba policy compiles for the policy signature, or PolicyError says why in one line."""
     from numba.core.errors import NumbaError
 
-    from lostcards.engine.batch import POLICY_SIGNATURE
+    from lostcards.engine.policy import POLICY_SIG
     try:
-        kernel.compile(POLICY_SIGNATURE.args)
+        kernel.compile(POLICY_SIG.args)
     except NumbaError as e:
         lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
         raise PolicyError(f"policy {_shown(text)!r} does not compile as a numba policy "

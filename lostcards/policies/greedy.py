@@ -24,85 +24,92 @@ It never passes (4 players).  Every move it makes is legal.
 """
 from numba import njit
 
-from lostcards.engine.core import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
+from lostcards.engine.bits import highest
+from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
 from lostcards.engine.observation import (
-    NSUITS,
-    O_EXP_COUNT,
-    O_EXP_TOP,
-    O_HAND,
-    O_HAND_LEN,
-    O_PILE,
-    O_PILE_LEN,
-    O_RULES,
-    O_SIDE,
-    PMAX,
+    RULE_COST,
+    expedition,
+    hand_cards,
+    hand_doubles,
+    lane,
+    lowest_card,
+    pile_top,
+    players,
+    rule,
+    side,
+    slot_of,
+    suit_of,
+    suits,
+    without,
 )
-from lostcards.rules.cards import SLOTS
-from lostcards.rules.ruleset import P_COST, P_PLAYERS, P_SUITS
+
+
+@njit(cache=True, inline="always")
+def _top(lane_mask):
+    """The slot of an expedition's highest number, 0 if it holds none."""
+    n = lane_mask & 0xFF8
+    return highest(n) if n else 0
 
 
 @njit(cache=True)
-def greedy_policy(obs, params, rng):
+def greedy_policy(obs, params, mem):
     """Extend a started expedition, else open a suit that pays, else discard the least useful card."""
     open_share = params[0]
     invest = params[1] == 0.0
-    h = obs[O_HAND_LEN]
-    side = obs[O_SIDE]
-    suits = obs[O_RULES + P_SUITS]
-    cost = obs[O_RULES + P_COST]
-    players = obs[O_RULES + P_PLAYERS]
-    xb = O_EXP_TOP + side * NSUITS
-    cb = O_EXP_COUNT + side * NSUITS
+    sd = side(obs)
+    n_suits = suits(obs)
+    cost = rule(obs, RULE_COST)
+    once = hand_cards(obs)
+    twice = hand_doubles(obs)
 
     # 1. extend a started expedition: the fitting card that skips the fewest numbers
     card = -1
     best_gap = 1 << 20
-    for i in range(h):
-        c = obs[O_HAND + i]
-        s = c // SLOTS
-        slot = c % SLOTS
-        if obs[cb + s] == 0:
-            continue
-        top = obs[xb + s]
-        if slot < 3:
-            gap = 0 if top == 0 else -1
-        elif slot > top:
-            gap = slot - (top if top > 0 else 2) - 1
-        else:
-            gap = -1
-        if gap >= 0 and gap < best_gap:
-            best_gap = gap
-            card = c
+    rest = once
+    c = lowest_card(rest)
+    while c >= 0:
+        s = suit_of(c)
+        slot = slot_of(c)
+        ex = expedition(obs, sd, s)
+        if ex != 0:
+            top = _top(ex)
+            if slot < 3:
+                gap = 0 if top == 0 else -1
+            elif slot > top:
+                gap = slot - (top if top > 0 else 2) - 1
+            else:
+                gap = -1
+            if gap >= 0 and gap < best_gap:
+                best_gap = gap
+                card = c
+        rest = without(rest, c)
+        c = lowest_card(rest)
     to = TO_EXPEDITION
 
-    # 2. open the suit whose numbers in hand pay for it
+    # 2. open the suit whose numbers in hand pay for it (copies counted)
     if card < 0:
         best_sum = -1
         best_s = -1
-        for s in range(suits):
-            if obs[cb + s] != 0:
+        for s in range(n_suits):
+            if expedition(obs, sd, s) != 0:
                 continue
             tot = 0
             nums = 0
-            for i in range(h):
-                c = obs[O_HAND + i]
-                if c // SLOTS == s and c % SLOTS >= 3:
-                    tot += c % SLOTS - 1
+            for src in (once, twice):
+                ln = lane(src, s) & 0xFF8
+                while ln:
+                    sl = highest(ln)
+                    tot += sl - 1
                     nums += 1
+                    ln &= ~(1 << sl)
             if nums > 0 and tot >= open_share * cost and tot > best_sum:
                 best_sum = tot
                 best_s = s
         if best_s >= 0:
-            low_num = -1
-            inv = -1
-            for i in range(h):
-                c = obs[O_HAND + i]
-                if c // SLOTS == best_s:
-                    if c % SLOTS < 3:
-                        if inv < 0:
-                            inv = c
-                    elif low_num < 0:
-                        low_num = c
+            ln = lane(once, best_s)
+            inv = best_s * 12 + highest(ln & -ln) if ln & 7 else -1     # the lowest investment
+            nl = ln & 0xFF8
+            low_num = best_s * 12 + highest(nl & -nl)                     # the lowest number
             if invest and inv >= 0 and best_sum >= cost + 10:
                 card = inv
             else:
@@ -112,40 +119,44 @@ def greedy_policy(obs, params, rng):
     if card < 0:
         to = TO_DISCARD
         worst = 1 << 20
-        for i in range(h):
-            c = obs[O_HAND + i]
-            s = c // SLOTS
-            slot = c % SLOTS
-            top = obs[xb + s]
+        rest = once
+        c = lowest_card(rest)
+        while c >= 0:
+            s = suit_of(c)
+            slot = slot_of(c)
+            ex = expedition(obs, sd, s)
+            top = _top(ex)
             value = slot - 1 if slot >= 3 else 10
             if (slot < 3 and top != 0) or (slot >= 3 and slot <= top):
                 use = 0                        # dead for this side
-            elif obs[cb + s] == 0:
+            elif ex == 0:
                 use = 1 + value                # a suit not started
             else:
                 use = 100 + value              # a started suit
             if use < worst:
                 worst = use
                 card = c
+            rest = without(rest, c)
+            c = lowest_card(rest)
 
-    if players == 1:
+    if players(obs) == 1:
         return make_play(card, to, DRAW_NONE)
 
     # 4. draw off a pile only what is immediately playable on a started expedition
-    played_suit = card // SLOTS
+    played_suit = suit_of(card)
     draw = DRAW_DECK
     best_gap = 1 << 20
-    for s in range(suits):
-        n = obs[O_PILE_LEN + s]
-        if n == 0 or obs[cb + s] == 0:
+    for s in range(n_suits):
+        t = pile_top(obs, s)
+        ex = expedition(obs, sd, s)
+        if t < 0 or ex == 0:
             continue
         if to == TO_DISCARD and s == played_suit:
             continue
-        c = obs[O_PILE + s * PMAX + n - 1]
-        slot = c % SLOTS
-        top = obs[xb + s]
-        if to == TO_EXPEDITION and s == played_suit and card % SLOTS >= 3:
-            top = card % SLOTS                 # the card just played is now the highest
+        slot = slot_of(t)
+        top = _top(ex)
+        if to == TO_EXPEDITION and s == played_suit and slot_of(card) >= 3:
+            top = slot_of(card)                # the card just played is now the highest
         if slot >= 3 and slot > top:
             gap = slot - (top if top > 0 else 2) - 1
             if gap < best_gap:

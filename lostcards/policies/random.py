@@ -1,70 +1,61 @@
-"""The `random` policy: uniform among legal plays, then among legal draw sources.
+"""The `random` policy: uniform among legal plays, then among legal draws, exactly as docs/engine.md defines it.
 
-Exactly as docs/engine.md defines it (the option order and the calls to the
-random stream are part of the definition, so the reference engine's twin in
-``py_random.py`` makes the same moves on the same stream).
+Options in order: each held card its expedition accepts (hand order, copies
+counted), then each held card as a discard, then a pass if legal; one
+``below`` picks the option.  A pass picks positions i, j with two more.  After a
+play, the sources in order: the deck, then each non-empty pile but the one just
+discarded onto; one ``below`` picks (none in solitaire).  The choices are
+selects, not branches: a random hand makes branches unpredictable.  The
+reference engine's twin is ``py_random.py``; tests hold them equal.
 """
-import numpy as np
 from numba import njit
 
-from lostcards.engine.core import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
-from lostcards.engine.observation import NSUITS, O_CAN_PASS, O_EXP_TOP, O_HAND, O_HAND_LEN, O_PILE_LEN, O_RULES, O_SIDE
+from lostcards.engine.bits import choose, kth_bit, opaque, popcount
+from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, make_pass, make_play
+from lostcards.engine.observation import (
+    can_pass,
+    count,
+    hand_cards,
+    hand_doubles,
+    kth_of_hand,
+    legal_plays,
+    nonempty_piles,
+    players,
+    suit_of,
+)
 from lostcards.engine.rng import below
-from lostcards.rules.cards import SLOTS
-from lostcards.rules.ruleset import P_PLAYERS, P_SUITS
 
 
 @njit(cache=True)
-def random_policy(obs, params, rng):
-    """Options: each legal expedition play, each discard, a pass if legal; then a draw source."""
-    h = obs[O_HAND_LEN]
-    side = obs[O_SIDE]
-    # counting without a branch per card: random hands make such branches unpredictable
-    n_exp = 0
-    for i in range(h):
-        c = obs[O_HAND + i]
-        slot = c % SLOTS
-        top = obs[O_EXP_TOP + side * NSUITS + c // SLOTS]
-        lim = top if top > 0 else -1
-        n_exp += np.int64(slot > lim)
-    k = below(rng, n_exp + h + obs[O_CAN_PASS])
-    if k >= n_exp + h:
-        i = below(rng, h)
-        j = below(rng, h - 1)
-        if j >= i:
-            j += 1
-        return make_pass(obs[O_HAND + i], obs[O_HAND + j])
-    discarded = -1
-    if k < n_exp:
-        to = TO_EXPEDITION
-        card = obs[O_HAND]
-        for i in range(h):
-            c = obs[O_HAND + i]
-            top = obs[O_EXP_TOP + side * NSUITS + c // SLOTS]
-            lim = top if top > 0 else -1
-            if c % SLOTS > lim:
-                if k == 0:
-                    card = c
-                    break
-                k -= 1
-    else:
-        to = TO_DISCARD
-        card = obs[O_HAND + k - n_exp]
-        discarded = card // SLOTS
-    if obs[O_RULES + P_PLAYERS] == 1:
+def random_policy(obs, params, mem):
+    """Uniform over legal options (expedition plays, discards, a pass), then over draw sources."""
+    once = hand_cards(obs)
+    twice = hand_doubles(obs)
+    acc = legal_plays(obs)
+    acc2 = (twice[0] & acc[0], twice[1] & acc[1])
+    n_exp = count(acc) + count(acc2)
+    h = count(once) + count(twice)
+    cp = can_pass(obs)
+    k = below(mem, n_exp + h + cp)
+    if cp and k >= n_exp + h:
+        i = below(mem, h)
+        j = below(mem, h - 1)
+        j += j >= i
+        return make_pass(kth_of_hand(once, twice, i), kth_of_hand(once, twice, j))
+    me = opaque(-(k < n_exp))           # all ones: to the expedition
+    one = (choose(me, acc[0], once[0]), choose(me, acc[1], once[1]))
+    two = (choose(me, acc2[0], twice[0]), choose(me, acc2[1], twice[1]))
+    card = kth_of_hand(one, two, k - (n_exp & ~me))
+    to = TO_DISCARD + me                # TO_EXPEDITION is TO_DISCARD - 1
+    if players(obs) == 1:
         return make_play(card, to, DRAW_NONE)
-    suits = obs[O_RULES + P_SUITS]
-    n_src = 1
-    for s in range(suits):
-        n_src += np.int64((obs[O_PILE_LEN + s] > 0) & (s != discarded))
-    k = below(rng, n_src)
-    if k > 0:
-        for s in range(suits):
-            if obs[O_PILE_LEN + s] > 0 and s != discarded:
-                k -= 1
-                if k == 0:
-                    return make_play(card, to, 1 + s)
-    return make_play(card, to, DRAW_DECK)
+    src = nonempty_piles(obs) & ~((1 + me) << suit_of(card))
+    j = below(mem, 1 + popcount(src))
+    mj = opaque(-(j > 0))               # all ones: off a pile
+    pile = 1 + kth_bit(src, (j - 1) & mj)
+    return make_play(card, to, choose(mj, pile, DRAW_DECK))
+
+
 
 from lostcards.policies import Policy, register  # noqa: E402
 

@@ -1,16 +1,19 @@
-"""`make bench`: rounds per second of the numba engine, random vs random.
+"""`make bench`: the engine's speed beside the C yardstick's, measured in the same run.
 
-Prints a table (one core and all cores, for 2-player expeditions, 4 players,
-solitaire and 2-player lost-cities), the compile time apart from the runs, and
-writes the numbers as JSON.  With the C yardstick's folder it also builds and
-runs the C engine in the same go and prints the ratio, which survives a noisy
-machine better than a raw rate.
+Random vs random, 2-player expeditions: lostcards on one pinned core, the C
+yardstick's scalar engine and (where the CPU has AVX-512) its vector engine on
+the same core, repeated and interleaved (a busy machine slows all three alike),
+medians and the ratio; then lostcards on two cores against one; a short table
+of the other player counts; expert vs expert; search moves a second.  A line
+says what is being measured before each row.  The numbers go to JSON too.
 """
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import statistics
 import subprocess
 import tempfile
 import time
@@ -21,85 +24,111 @@ import numba
 from lostcards.rules.ruleset import rules
 from lostcards.run.runner import play
 
-CASES = [("2p expeditions", "expeditions", 2), ("4p expeditions", "expeditions", 4),
-         ("solitaire expeditions", "expeditions", 1), ("2p lost-cities", "lost-cities", 2)]
+CORE = 1                    # the pinned core (core 0 takes the machine's interrupts)
+OTHERS = [("4p expeditions", "expeditions", 4), ("solitaire expeditions", "expeditions", 1),
+          ("2p lost-cities", "lost-cities", 2)]
 
 
-def _rate(r, rounds, threads, repeats=3):
-    best = 0.0
-    for k in range(repeats):
-        t = time.perf_counter()
-        play(r, "random", "random", rounds=rounds, seed=k + 1, threads=threads)
-        best = max(best, rounds / (time.perf_counter() - t))
-    return best
+def _say(text: str) -> None:
+    print(text, flush=True)
 
 
-def yardstick_rate(folder: str, rounds: int) -> dict:
-    """Build the C yardstick in a scratch copy and run its scalar engine on one core."""
-    tmp = Path(tempfile.mkdtemp()) / "ys"
-    shutil.copytree(folder, tmp)
-    subprocess.run(["make", "-s", "cengine"], cwd=tmp, check=True, capture_output=True)
-    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
-    out = {}
-    for name, flag in (("scalar", ["--scalar"]), ("default", [])):
-        rates = []
-        for _ in range(3):
-            p = subprocess.run(pin + ["./cengine", "-n", str(rounds), "-q"] + flag, cwd=tmp,
-                               check=True, capture_output=True, text=True)
-            m = re.search(r"= ([0-9.]+) rounds/s", p.stdout)
-            rates.append(float(m.group(1)))
-        out[name] = sorted(rates)[1]
-    return out
+def _pin(cores) -> None:
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, cores)
 
 
-def run_bench(rounds: int, json_path: str, yardstick: str | None):
-    cores = numba.config.NUMBA_NUM_THREADS
+def _all_cores() -> set:
+    return set(range(os.cpu_count() or 1))
+
+
+def _rate(r, rounds: int, threads: int, policy="random", seed=1) -> float:
     t = time.perf_counter()
-    for _, preset, players in CASES:
-        play(rules(preset, players=players), "random", rounds=10, seed=0, threads=1)
-    compile_s = time.perf_counter() - t
-    print(f"numba compile (or load from cache): {compile_s:.1f} s, not counted below")
-    print(f"{'case':<24}{'1 core':>14}{f'{cores} cores':>14}{'speed-up':>10}")
-    results = {"compile_seconds": compile_s, "rounds": rounds, "cores": cores, "cases": {}}
-    for label, preset, players in CASES:
-        r = rules(preset, players=players)
-        n = rounds if players != 2 or preset == "expeditions" else rounds // 2
-        one = _rate(r, max(n // 4, 1000), 1)
-        many = _rate(r, n, cores)
-        results["cases"][label] = {"one_core": one, "all_cores": many}
-        print(f"{label:<24}{one:>14,.0f}{many:>14,.0f}{many / one:>9.2f}x")
-    # the bots: expert self-play (goal: 1,000,000 rounds in under a minute on 2 cores)
+    play(r, policy, policy, rounds=rounds, seed=seed, threads=threads)
+    return rounds / (time.perf_counter() - t)
+
+
+class Yardstick:
+    """The C yardstick built in a scratch copy of its folder; ``rate(mode)`` runs it on CORE."""
+
+    def __init__(self, folder: str):
+        self.tmp = Path(tempfile.mkdtemp()) / "ys"
+        shutil.copytree(folder, self.tmp)
+        subprocess.run(["make", "-s", "cengine"], cwd=self.tmp, check=True, capture_output=True)
+        flags = (Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else "")
+        self.modes = {"C scalar": ["--scalar"]}
+        if "avx512f" in flags:
+            self.modes["C AVX-512"] = []
+
+    def rate(self, mode: str, rounds: int) -> float:
+        pin = ["taskset", "-c", str(CORE)] if shutil.which("taskset") else []
+        p = subprocess.run(pin + ["./cengine", "-n", str(rounds), "-q"] + self.modes[mode], cwd=self.tmp,
+                           check=True, capture_output=True, text=True)
+        return float(re.search(r"= ([0-9.]+) rounds/s", p.stdout).group(1))
+
+
+def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int = 5):
+    cores = max(1, min(2, numba.config.NUMBA_NUM_THREADS, len(_all_cores())))
     r2 = rules("expeditions")
-    play(r2, "expert", rounds=10, seed=0)
-    n = max(rounds // 10, 10_000)
+    _say("machine: shared with other work; rates are medians of interleaved repetitions")
     t = time.perf_counter()
-    b = play(r2, "expert", "expert", rounds=n, seed=3)
-    secs = time.perf_counter() - t
-    ex = n / secs
+    for threads in (1, cores):
+        play(r2, "random", rounds=100, seed=0, threads=threads)
+    _say(f"numba compile (or load from cache): {time.perf_counter() - t:.1f} s, not counted below")
+    ys = Yardstick(yardstick) if yardstick and Path(yardstick, "cengine.c").exists() else None
+    if yardstick and ys is None:
+        _say(f"(no C yardstick at {yardstick}: lostcards alone)")
+    rows = {"lostcards 1 core": [], f"lostcards {cores} cores": []}
+    for mode in (ys.modes if ys else ()):
+        rows[mode] = []
+    for k in range(repeats):
+        _say(f"... repetition {k + 1}/{repeats}: {', '.join(rows)} ({rounds:,} rounds each)")
+        _pin({CORE})
+        rows["lostcards 1 core"].append(_rate(r2, rounds, 1, seed=k + 1))
+        for mode in (ys.modes if ys else ()):
+            rows[mode].append(ys.rate(mode, rounds))
+        _pin(_all_cores())
+        rows[f"lostcards {cores} cores"].append(_rate(r2, rounds, cores, seed=k + 1))
+    med = {name: statistics.median(v) for name, v in rows.items()}
+    one = med["lostcards 1 core"]
+    _say(f"\nrandom vs random, 2p expeditions, median of {repeats} (core {CORE} pinned for one core)")
+    _say(f"{'engine':<22}{'rounds/s':>12}{'min':>12}{'max':>12}{'x C scalar':>12}")
+    for name, v in rows.items():
+        ratio = f"{med[name] / med['C scalar']:.3f}" if "C scalar" in med else "-"
+        _say(f"{name:<22}{med[name]:>12,.0f}{min(v):>12,.0f}{max(v):>12,.0f}{ratio:>12}")
+    _say(f"{cores} cores / 1 core: {med[f'lostcards {cores} cores'] / one:.2f}x")
+    results = {"rounds": rounds, "repeats": repeats, "core": CORE, "runs": rows, "medians": med,
+               "two_cores_over_one": med[f"lostcards {cores} cores"] / one}
+    if "C scalar" in med:
+        results["ratio_one_core_vs_c_scalar"] = one / med["C scalar"]
+    _pin({CORE})
+    others = {}
+    for label, preset, players in OTHERS:
+        _say(f"... {label}, one core")
+        r = rules(preset, players=players)
+        play(r, "random", rounds=100, seed=0, threads=1)
+        others[label] = statistics.median(_rate(r, rounds // 4, 1, seed=k) for k in range(3))
+        _say(f"{label:<22}{others[label]:>12,.0f} rounds/s (one core, median of 3)")
+    results["other_cases_one_core"] = others
+    _pin(_all_cores())
+    _say(f"... expert vs expert, {cores} cores")
+    play(r2, "expert", rounds=100, seed=0)
+    n = max(rounds // 20, 10_000)
+    ex = statistics.median(_rate(r2, n, cores, "expert", seed=k) for k in range(3))
     results["expert_vs_expert"] = {"rounds_per_second": ex, "seconds_per_million": 1e6 / ex}
-    print(f"expert vs expert, 2p expeditions, {cores} cores: {ex:,.0f} rounds/s "
-          f"({1e6 / ex:.0f} s per 1,000,000 rounds)")
+    _say(f"expert vs expert, 2p expeditions, {cores} cores: {ex:,.0f} rounds/s ({1e6 / ex:.0f} s a million)")
+    _say(f"... search vs expert, {cores} cores")
     try:
         play(r2, "search", "expert", rounds=1, seed=0)
-        k = 6
+        k = 4
         t = time.perf_counter()
         b = play(r2, "search", "expert", rounds=k, seed=4)
         secs = time.perf_counter() - t
         moves = int(b.seats[:, 0, 0].sum() + b.seats[:, 0, 4].sum())
         results["search"] = {"moves_per_second": moves / secs, "seconds_per_round": secs / k}
-        print(f"search (default budget) vs expert: {moves / secs:,.1f} search moves/s, "
-              f"{secs / k:.2f} s per round ({k} rounds, {cores} cores)")
-    except Exception as e:  # the search bot is optional for the engine's benchmark
-        print(f"search: not measured ({e})")
-    if yardstick and Path(yardstick, "cengine.c").exists():
-        c = yardstick_rate(yardstick, min(rounds, 2_000_000))
-        ours = results["cases"]["2p expeditions"]["one_core"]
-        results["yardstick"] = c
-        results["ratio_one_core_vs_c_scalar"] = ours / c["scalar"]
-        print(f"C yardstick, one core: scalar {c['scalar']:,.0f} rounds/s, best {c['default']:,.0f} rounds/s")
-        print(f"ratio, 2p expeditions one core, numba / C scalar: {ours / c['scalar']:.3f} "
-              f"(goal >= 0.5); / C best: {ours / c['default']:.3f}")
-    elif yardstick:
-        print(f"(no C yardstick at {yardstick}; ratio not measured)")
+        _say(f"search (default budget) vs expert: {moves / secs:,.1f} search moves/s, "
+             f"{secs / k:.2f} s a round ({k} rounds)")
+    except Exception as e:  # noqa: BLE001 - the search bot is not the engine: report and go on
+        _say(f"search: not measured ({e})")
     Path(json_path).write_text(json.dumps(results, indent=2) + "\n")
-    print(f"written: {json_path}")
+    _say(f"written: {json_path}")

@@ -12,7 +12,8 @@ import numba
 import numpy as np
 
 from lostcards.engine import batch as loops
-from lostcards.engine import core as engine
+from lostcards.engine import core, moves
+from lostcards.engine.policy import decider
 from lostcards.errors import BadArgument, IllegalMove, PolicyFailure
 from lostcards.policies import Policy, guarded, resolve
 from lostcards.rules.cards import deck_codes, format_card
@@ -94,33 +95,27 @@ def play(rules, policy_a="random", policy_b=None, rounds: int = 1000, seed: int 
     """
     r, a, b, rounds, seed, start, first, threads = check_play(rules, policy_a, policy_b, rounds, seed, start,
                                                                first, threads)
-    pid_code = np.array(deck_codes(r), np.int16)
-    P = r.params()
     n = int(rounds)
     sides = r.sides
     out_round = np.zeros((n, 5), np.int64)
     out_seat = np.zeros((n, r.players, 5), np.int32)
     out_suit = np.zeros((n, r.players, r.suits, 4), np.int16)
     out_side = np.zeros((n, sides, r.suits, 3), np.int16)
-    nt = threads or threads_available()
-    chunks = max(1, min(n, nt * 8)) if n else 1
+    nt = min(threads or threads_available(), threads_available())
     if a.kernel is None or b.kernel is None:
         _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, out_side)
     elif n:
-        prev = numba.get_num_threads()
-        numba.set_num_threads(min(nt, threads_available()))
-        try:
-            loops.run_batch(P, pid_code, np.int64(seed), np.int64(start), np.int64(n), np.int64(first),
-                             a.kernel, a.params, b.kernel, b.params,
-                             out_round, out_seat, out_suit, out_side, np.int64(chunks))
-        finally:
-            numba.set_num_threads(prev)
+        # a few chunks a thread (the threads share the work evenly), never fewer rounds a chunk
+        # than the batch loop keeps in flight
+        chunks = max(1, min(nt * 4, -(-n // loops.K_DEFAULT)))
+        _run(r, a, b, seed, start, _NO_IDS, n, first, nt, chunks, out_round, out_seat, out_suit,
+             out_side, _E64, _E32, _NO_ERRORS)
     bad = np.flatnonzero(out_round[:, 2] < -1)
     if bad.size:
         row = int(bad[0])
         code = int(-out_round[row, 2] - 1)
         raise PolicyFailure(f"round {start + row} (seed {seed}): a policy made an illegal move: "
-                            f"{engine.ERRORS.get(code, code)} ({a.spec} vs {b.spec}; "
+                            f"{moves.message(code)} ({a.spec} vs {b.spec}; "
                             f"{bad.size} rounds affected)")
     return Batch(r, (a, b), int(seed), int(start), out_round, out_seat, out_suit, out_side)
 
@@ -162,22 +157,38 @@ def _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, 
         out_side[row] = st["side_suits"]
 
 
+_E64 = np.zeros((0, 0), np.int64)
+_E32 = np.zeros((0, 0), np.int32)
+_NO_IDS = np.zeros(0, np.int64)
+_NO_ERRORS = np.zeros(0, np.int64)
+
+
+def _run(r, a, b, seed, start, ids, n, first, nt, chunks, out_round, out_seat, out_suit, out_side,
+         logs, orders, errors):
+    """The jitted batch loop (engine.batch.run_batch) on `nt` threads."""
+    prev = numba.get_num_threads()
+    numba.set_num_threads(nt)
+    try:
+        loops.run_batch(core.rules_block(r), np.int64(seed), np.int64(start), ids, np.int64(n),
+                        np.int64(first), decider(a.kernel), a.params, decider(b.kernel), b.params,
+                        np.int64(loops.K_DEFAULT), np.int64(chunks), out_round, out_seat, out_suit,
+                        out_side, logs, orders, core.physical_ids(r), errors)
+    finally:
+        numba.set_num_threads(prev)
+
+
 def log_rounds(r: Ruleset, a: Policy, b: Policy, idx, seed: int, first: int, logs, orders, errors,
                threads: int | None = None):
-    """Play rounds `idx` again with their move logs, on all cores (engine.record_rounds)."""
+    """Play rounds `idx` again, on all cores: their moves into `logs` (-1 after the last), their dealt
+    order (physical ids) into `orders`, an illegal move's code (engine.moves.Illegal) into `errors`."""
     idx = np.ascontiguousarray(idx, np.int64)
     k = idx.shape[0]
     if not k:
         return
     nt = min(threads or threads_available(), threads_available())
-    prev = numba.get_num_threads()
-    numba.set_num_threads(nt)
-    try:
-        loops.record_rounds(r.params(), np.array(deck_codes(r), np.int16), np.int64(seed), idx,
-                             np.int64(first), a.kernel, a.params, b.kernel, b.params, logs, orders,
-                             errors, np.int64(max(1, min(k, nt * 4))))
-    finally:
-        numba.set_num_threads(prev)
+    _run(r, a, b, seed, 0, idx, k, first, nt, max(1, min(k, nt * 4)),
+         np.zeros((0, 5), np.int64), np.zeros((0, 1, 5), np.int32), np.zeros((0, 1, 1, 4), np.int16),
+         np.zeros((0, 1, 1, 3), np.int16), logs, orders, errors)
 
 
 def max_turns(r: Ruleset) -> int:
@@ -203,7 +214,7 @@ def play_records(rules, policy_a="random", policy_b=None, round_indices=(0,), se
     out = []
     for j in range(k):
         if errors[j]:
-            raise PolicyFailure(f"round {int(idx[j])} (seed {seed}): {engine.ERRORS.get(int(errors[j]))}")
+            raise PolicyFailure(f"round {int(idx[j])} (seed {seed}): {moves.message(errors[j])}")
         f = first if first >= 0 else int(idx[j]) % r.players
         out.append(record_of(r, [deck[p] for p in orders[j]], logs[j], f))
     return out
@@ -223,16 +234,8 @@ def record_of(r: Ruleset, shuffled: list[int], log, first: int) -> dict:
         rec["aside"] = [fmt(c) for c in shuffled[:off]]
     turns = []
     for m in log:
-        m = int(m)
         if m < 0:
             break
-        if m & engine.PASS_FLAG:
-            turns.append({"pass": [fmt(m & 255), fmt((m >> 8) & 255)]})
-            continue
-        t = {"play": fmt(m & 255), "to": "discard" if (m >> 8) & 1 else "expedition"}
-        draw = (m >> 9) & 7
-        if r.players > 1:
-            t["draw"] = "deck" if draw == 0 else letters[draw - 1]
-        turns.append(t)
+        turns.append(moves.turn_record(int(m), r))
     rec["turns"] = turns
     return rec

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from lostcards.engine import core as engine
+from lostcards.engine import moves
 from lostcards.errors import PolicyFailure
 from lostcards.rules.cards import INVESTMENT_RANKS, SLOTS, deck_codes, format_card
 from lostcards.rules.outcome import FINISHED
@@ -133,21 +133,21 @@ def turns_table(rules, policies, seed: int, round_indices, first: int = 0) -> pd
         log_rounds(r, a, b, idx, seed, first, logs, orders, errors)
         if errors.any():
             j = int(np.flatnonzero(errors)[0])
-            raise PolicyFailure(f"round {int(idx[j])} (seed {seed}): "
-                                f"{engine.ERRORS.get(int(errors[j]), int(errors[j]))}")
+            raise PolicyFailure(f"round {int(idx[j])} (seed {seed}): {moves.message(errors[j])}")
         rows, turn = np.nonzero(logs >= 0)
         m = logs[rows, turn]
         rnd = idx[rows]
         firsts = np.full(k, first, np.int64) if first >= 0 else idx % r.players
         seat = ((firsts[rows] + turn) % r.players).astype(np.int8)
-        is_pass = (m & engine.PASS_FLAG) != 0
-        c1 = (m & 255).astype(np.int64)
-        c2 = ((m >> 8) & 255).astype(np.int64)
-        kind = np.where(is_pass, 2, np.where((m >> 8) & 1, 1, 0)).astype(np.int8)
+        f = moves.fields(m)
+        is_pass = f["is_pass"]
+        c1 = f["card"]
+        c2 = f["card2"]
+        kind = np.where(is_pass, 2, np.where(f["to"] == moves.TO_DISCARD, 1, 0)).astype(np.int8)
         if r.players == 1:
             draw = np.where(turn < solo_deck, 0, -1)
         else:
-            d = (m >> 9) & 7
+            d = f["draw"]
             draw = np.where(is_pass | (d > len(letters)), -1, d)
         parts.append(pd.DataFrame({
             "round": rnd.astype(np.int64),

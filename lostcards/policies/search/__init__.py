@@ -21,9 +21,10 @@ weighted or uniform other hands).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import carray, njit
 
-from lostcards.engine.core import (
+from lostcards.policies.legacy.expert import EXPERT, expert_policy
+from lostcards.policies.legacy.core import (
     DRAW_DECK,
     DRAW_NONE,
     END_NONE,
@@ -38,7 +39,7 @@ from lostcards.engine.core import (
     make_pass,
     make_play,
 )
-from lostcards.engine.observation import (
+from lostcards.policies.legacy.observation import (
     HMAX,
     NSUITS,
     O_CAN_PASS,
@@ -55,7 +56,6 @@ from lostcards.engine.observation import (
     OBS_LEN,
     PMAX,
 )
-from lostcards.policies.expert import EXPERT, expert_policy
 from lostcards.policies.search.determinize import (
     NMAX,
     W_CNT,
@@ -536,9 +536,22 @@ def evaluate_from(obs, params, rng, moves, means, W0, pool, npool, wts):
 
 
 from lostcards.policies import Choice, Float, Int, Policy, Switch, register  # noqa: E402
+from lostcards.policies.legacy import fill_row  # noqa: E402
+
+_N_PARAMS = 6
+
+
+@njit(cache=True)
+def search_on_engine(obs, params, mem):
+    """search on the engine's observation, through the old observation row (policies/legacy:
+    search is not ported to the new engine core yet)."""
+    row = np.zeros(OBS_LEN, np.int32)
+    fill_row(obs, row)
+    return search_policy(row, carray(params, (_N_PARAMS,)), carray(mem, (4,)))
+
 
 SEARCH = register(Policy(
-    "search", search_policy,
+    "search", search_on_engine,
     parameters={"rollouts": Int(128, 1, 100_000, "most determinizations a candidate is played on"),
                 "prune": Float(2.0, 0, 10, "standard errors below the leader that drop a candidate (0: never)"),
                 "switch": Float(1.0, 0, 1e9, "standard errors a leader must beat the baseline move by (1e9: never)"),
@@ -558,16 +571,23 @@ def rollout_policy(obs, params, rng):
     return rollout_move(W, obs[O_RULES:O_RULES + P_LEN], obs[O_SEAT], tmp)
 
 
+@njit(cache=True)
+def rollout_on_engine(obs, params, mem):
+    """rollout_policy on the engine's observation (through the old row, as search_on_engine)."""
+    row = np.zeros(OBS_LEN, np.int32)
+    fill_row(obs, row)
+    return rollout_policy(row, carray(params, (1,)), carray(mem, (4,)))
+
+
 # not registered: `lostcards.policies.search:ROLLOUT` names it
-ROLLOUT = Policy("search-rollout", rollout_policy, doc="the search bot's rollout heuristic alone")
+ROLLOUT = Policy("search-rollout", rollout_on_engine, doc="the search bot's rollout heuristic alone")
 
 
 def _bind_own_cache():
     # the rollouts run the expert and the engine compiled into this module's
     # functions: recompile them when those files change (numba_cache.bind_cache)
-    from lostcards.engine import core, observation, rng
     from lostcards.numba_cache import bind_cache, module_files
-    from lostcards.policies import expert
+    from lostcards.policies.legacy import core, expert, observation, rng
     from lostcards.policies.search import determinize
     from lostcards.rules import cards, outcome, ruleset, streams
     bind_cache(globals(), module_files(cards, outcome, ruleset, streams, core, observation, rng, expert,

@@ -34,7 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from lostcards.engine.core import (
+from lostcards.numba_cache import bind_cache, module_files
+from lostcards.policies.legacy.core import (
     DRAW_DECK,
     DRAW_NONE,
     END_CAPPED,
@@ -53,7 +54,7 @@ from lostcards.engine.core import (
     S_STALL,
     S_TURN,
 )
-from lostcards.engine.observation import (
+from lostcards.policies.legacy.observation import (
     HMAX,
     NSUITS,
     O_CAN_PASS,
@@ -75,8 +76,7 @@ from lostcards.engine.observation import (
     O_TURN,
     PMAX,
 )
-from lostcards.engine.rng import below
-from lostcards.numba_cache import bind_cache, module_files
+from lostcards.policies.legacy.rng import below
 from lostcards.rules.cards import MAX_CODES, SLOTS
 from lostcards.rules.ruleset import (
     P_BONUS_CARDS,
@@ -562,7 +562,7 @@ def to_engine(W, obs, first_pid, S, O):
 # ---- numba's disk cache and other files ------------------------------------------------
 
 def _bind_own_cache():
-    from lostcards.engine import core, observation, rng
+    from lostcards.policies.legacy import core, observation, rng
     from lostcards.rules import cards, outcome, ruleset, streams
     bind_cache(globals(), module_files(cards, outcome, ruleset, streams, core, observation, rng))
 

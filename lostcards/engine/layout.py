@@ -234,7 +234,7 @@ OBS_RULES2 = Fields("rules2", [
     ("stall_limit", 10, "stall turns per player that end the round (0: no limit)"),
     ("turn_cap", 17, "turns after which a round is capped (0: none)"),
     ("numbers", 12, "slot mask of the number cards (slot n + 1 for number n)"),
-    ("extra", 12, "slot mask of the numbers with a second copy (4 players)"),
+    ("extra", 12, "slot mask of extra_low: the numbers with a second copy when 4 play"),
 ])
 INFO = Fields("info", [
     ("seat", 2, "the seat this observation belongs to (the seat to move)"),

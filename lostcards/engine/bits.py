@@ -180,6 +180,14 @@ def stack_u64(typingctx, n):
 
 
 @njit(cache=True, inline="always")
+def alive(arr):
+    """A use of `arr` (it changes nothing): numba frees an array after its last use, and taking
+    a raw pointer is not one, so code that works through ``ptr(arr)`` calls this when done."""
+    if arr.size:
+        arr[0] = arr[0]
+
+
+@njit(cache=True, inline="always")
 def copy_words(dst, src, n):
     """dst[0:n] = src[0:n] (int64 pointers)."""
     for i in range(n):

@@ -14,8 +14,8 @@ from enum import IntEnum
 import numpy as np
 from numba import njit
 
-from ..rules.cards import format_card, parse_card
-from .layout import MOVE, PASS
+from lostcards.engine.layout import MOVE, PASS
+from lostcards.rules.cards import format_card, parse_card
 
 TO_EXPEDITION, TO_DISCARD = 0, 1
 DRAW_DECK, DRAW_NONE = 0, 7
@@ -149,6 +149,15 @@ def decode(m: int) -> dict:
             "draw": (m >> _DRAW[0]) & _DRAW[1]}
 
 
+def fields(m) -> dict:
+    """The fields of an array of move codes, as arrays: is_pass, card, to, draw, card2
+    (to and draw mean nothing for a pass, card2 nothing for a play)."""
+    m = np.asarray(m, np.int64)
+    return {"is_pass": ((m >> _KIND[0]) & 1) == 1, "card": (m >> _CARD[0]) & _CARD[1],
+            "to": (m >> _TO[0]) & _TO[1], "draw": (m >> _DRAW[0]) & _DRAW[1],
+            "card2": (m >> _CARD2[0]) & _CARD2[1]}
+
+
 def encode_play(card: int, to: int, draw: int) -> int:
     return (int(card) << _CARD[0]) | (int(to) << _TO[0]) | (int(draw) << _DRAW[0])
 
@@ -189,7 +198,7 @@ def from_turn_record(turn: dict, rules) -> int:
 
 def to_reference(m: int, players: int):
     """The reference engine's Play/Pass for a move code."""
-    from ..reference.moves import Pass, Play
+    from lostcards.reference.moves import Pass, Play
     f = decode(m)
     if "pass" in f:
         return Pass(tuple(f["pass"]))
@@ -201,7 +210,7 @@ def to_reference(m: int, players: int):
 
 def from_reference(move) -> int:
     """The move code of a reference Play/Pass."""
-    from ..reference.moves import Pass
+    from lostcards.reference.moves import Pass
     if isinstance(move, Pass):
         return encode_pass(*move.cards)
     to = TO_DISCARD if move.to == "discard" else TO_EXPEDITION
