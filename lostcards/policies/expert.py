@@ -741,7 +741,7 @@ PARAMETERS = {
     "last_play": Switch("on"),
     "bonus_from": Int(0, 0, 4, "investments a projection needs before the bonus counts (4: never)"),
     "pass_at": Float(PASS_PAYS_AT, -100, 1000, "pass=pays: what the best move must cost before a pass"),
-    "ties": Choice({"suit": TIES_SUIT, "random": TIES_RANDOM}),
+    "ties": Choice({"random": TIES_RANDOM, "suit": TIES_SUIT}),
 }
 EXPERT = register(Policy(
     "expert", expert_policy, parameters=PARAMETERS,
