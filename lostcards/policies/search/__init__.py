@@ -23,7 +23,6 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit
 
-from lostcards.policies.legacy.expert import EXPERT, expert_policy
 from lostcards.policies.legacy.core import (
     DRAW_DECK,
     DRAW_NONE,
@@ -39,6 +38,7 @@ from lostcards.policies.legacy.core import (
     make_pass,
     make_play,
 )
+from lostcards.policies.legacy.expert import EXPERT, expert_policy
 from lostcards.policies.legacy.observation import (
     HMAX,
     NSUITS,
