@@ -115,8 +115,9 @@ def test_100k_rounds_identical_with_1_worker_2_workers_and_a_local_dask_cluster(
 
 # ---- kill and resume -------------------------------------------------------------------------
 
-KILL_SPEC = BatchSpec(rules("expeditions"), ("random", "random"), 5, 24_000, 0, 1500, 30)
-KILL_ARGS = ["--rounds", 24_000, "--seed", 5, "--shard-size", 1500, "--turns", 30]
+# 64 shards: enough that a signal sent a moment after the third one lands mid-batch (a shard takes ~10 ms)
+KILL_SPEC = BatchSpec(rules("expeditions"), ("random", "random"), 5, 96_000, 0, 1500, 30)
+KILL_ARGS = ["--rounds", 96_000, "--seed", 5, "--shard-size", 1500, "--turns", 30]
 
 
 def shards_done(out: Path) -> int:

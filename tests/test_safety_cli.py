@@ -44,6 +44,9 @@ def test_finding_8_and_12_ctrl_c_inside_a_long_shard_is_honoured_at_once(tmp_pat
     """Finding 8: with --shard-size 100000000 SIGINT was not honoured for 90 s+. Here one shard of expert
     self-play takes most of a minute; Ctrl-C after a few seconds stops it within seconds, loses nothing."""
     out = tmp_path / "long"
+    # compile (or load) expert's decider first: a signal is not seen while LLVM compiles, and this test is
+    # about a shard that is playing
+    sub("simulate", "--rounds", 20, "--policies", "expert,expert", "--no-progress", "--out", tmp_path / "warm")
     code, so, se, took = interrupt(["simulate", "--rounds", 2_000_000, "--shard-size", 2_000_000, "--policies",
                                     "expert,expert", "--no-progress", "--out", out], tmp_path, after=2,
                                    started=out / "manifest.json")
