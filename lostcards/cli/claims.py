@@ -34,7 +34,7 @@ def claims(ids, quick, out, seed, threads, budget, stages, directory):
     from lostcards.analysis.claims import load_experiments, run_claims
     from lostcards.errors import ClaimsError
     from lostcards.run.batchdir import claim
-    command = "lostcards claims " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["claims"] \
+    command = "lostcards " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["claims"] \
         else "lostcards claims" + "".join(f" {i}" for i in ids) + (" --quick" if quick else "") + f" --out {out}"
     known = load_experiments(directory)
     unknown = [i for i in ids if i not in known]
