@@ -11,9 +11,11 @@ For every turn of the chosen seat (docs/analyze.md has the method):
    seat's side margin is the value (its score in solitaire);
 3. the best move is the candidate of highest mean;
 4. a fresh set of ``samples`` determinizations then estimates the loss, best
-   minus played, as a paired mean difference with a 95% interval (the fresh set
-   removes the selection bias of the maximum: on the screening set the best
-   mean is biased upwards).
+   minus played, as a paired mean difference with a 95% interval.  On the
+   screening set the maximum is biased upwards (``screen_loss`` keeps that
+   figure); on the fresh set the estimate is unbiased for the move picked, which
+   is at most the true best, so it errs low: the two bracket the true loss, and
+   a negative fresh loss says the played move is as good as the pick.
 
 The round's loss is the sum over the seat's turns (fresh sets are independent,
 so the variances add).
@@ -49,6 +51,7 @@ class TurnLoss:
     margin_best: float          # ... after the best move
     moves: int                  # legal moves compared
     rank: int                   # the played move's rank on the screening set (1 = best)
+    screen_loss: float          # best - played on the screening set itself (>= 0, biased upwards)
     search: Optional[str] = None   # the search bot's own choice, when asked for
 
     @property
@@ -79,10 +82,14 @@ class RoundLoss:
         h = Z95 * math.sqrt(var)
         return self.total - h, self.total + h
 
+    @property
+    def screen_total(self) -> float:
+        return float(sum(t.screen_loss for t in self.turns))
+
     def as_dict(self) -> dict:
         lo, hi = self.total_interval
         d = {k: v for k, v in asdict(self).items() if k != "turns"}
-        d.update(total_loss=self.total, total_lo=lo, total_hi=hi, turns_analysed=len(self.turns),
+        d.update(total_loss=self.total, total_lo=lo, total_hi=hi, screen_total=self.screen_total, turns_analysed=len(self.turns),
                  best_or_within=sum(t.best_or_within for t in self.turns))
         d["turns"] = [dict(asdict(t), best_or_within=t.best_or_within) for t in self.turns]
         return d
@@ -201,6 +208,7 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
                 turn=k, played=move_text(played, rules), best=move_text(moves[b], rules), loss=loss,
                 lo=loss - h, hi=loss + h, margin_played=float(fresh[1].mean()),
                 margin_best=float(fresh[0].mean()), moves=int(legal.sum()), rank=rank,
+                screen_loss=float(means[b] - means[j]),
                 search=move_text(chooser(obs, seed, k), rules) if chooser else None))
         rnd.apply(move)
     return out
@@ -241,7 +249,8 @@ def table(res: RoundLoss) -> str:
     lo, hi = res.total_interval
     n_ok = sum(t.best_or_within for t in res.turns)
     foot = (f"total: {res.total:.1f} points lost [{lo:.1f}, {hi:.1f}] over {len(res.turns)} turns; "
-            f"{n_ok} best or within the interval (* : a loss distinguishable from 0)")
+            f"{n_ok} best or within the interval (* : a loss distinguishable from 0); on the screening "
+            f"determinizations {res.screen_total:.1f} (biased upwards)")
     return head + "\n".join([line(cols), *map(line, rows), foot])
 
 
