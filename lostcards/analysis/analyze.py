@@ -29,7 +29,7 @@ from typing import Optional
 import numpy as np
 
 from lostcards.errors import BadArgument, IllegalMove, MalformedRecord
-from lostcards.records.format import move_of_turn, read_record, split_records
+from lostcards.records.format import move_of_turn, split_records
 from lostcards.records.replay import check_record
 from lostcards.rules.cards import SLOTS
 
@@ -53,6 +53,7 @@ class TurnLoss:
     rank: int                   # the played move's rank on the screening set (1 = best)
     screen_loss: float          # best - played on the screening set itself (>= 0, biased upwards)
     search: Optional[str] = None   # the search bot's own choice, when asked for
+    search_loss: Optional[float] = None   # ... and its loss (best - its choice, fresh determinizations)
 
     @property
     def best_or_within(self) -> bool:
@@ -83,13 +84,19 @@ class RoundLoss:
         return self.total - h, self.total + h
 
     @property
+    def search_total(self) -> Optional[float]:
+        losses = [t.search_loss for t in self.turns if t.search_loss is not None]
+        return float(sum(losses)) if losses else None
+
+    @property
     def screen_total(self) -> float:
         return float(sum(t.screen_loss for t in self.turns))
 
     def as_dict(self) -> dict:
         lo, hi = self.total_interval
         d = {k: v for k, v in asdict(self).items() if k != "turns"}
-        d.update(total_loss=self.total, total_lo=lo, total_hi=hi, screen_total=self.screen_total, turns_analysed=len(self.turns),
+        d.update(total_loss=self.total, total_lo=lo, total_hi=hi, screen_total=self.screen_total,
+                 search_total=self.search_total, turns_analysed=len(self.turns),
                  best_or_within=sum(t.best_or_within for t in self.turns))
         d["turns"] = [dict(asdict(t), best_or_within=t.best_or_within) for t in self.turns]
         return d
@@ -200,16 +207,20 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
             b = int(np.argmax(means))
             j = moves.index(played)
             rank = 1 + int((means > means[j]).sum())
-            fresh = np.zeros((2, samples))
-            margins(obs, np.asarray([moves[b], played], np.int64), samples, seed, 2 * k + 1,
-                    disc[0], disc[1], decide, params, fresh)
-            loss, h = (0.0, 0.0) if moves[b] == played else _paired(fresh)
+            pick = chooser(obs, seed, k) if chooser else None
+            fresh = np.zeros((2 + (pick is not None), samples))
+            margins(obs, np.asarray([moves[b], played] + ([pick] if pick is not None else []), np.int64),
+                    samples, seed, 2 * k + 1, disc[0], disc[1], decide, params, fresh)
+            loss, h = (0.0, 0.0) if moves[b] == played else _paired(fresh[:2])
+            if pick is not None and np.isnan(fresh[2, 0]):
+                raise RuntimeError(f"turn {k}: {search} chose an illegal move")   # a bug of that policy
             out.turns.append(TurnLoss(
                 turn=k, played=move_text(played, rules), best=move_text(moves[b], rules), loss=loss,
                 lo=loss - h, hi=loss + h, margin_played=float(fresh[1].mean()),
                 margin_best=float(fresh[0].mean()), moves=int(legal.sum()), rank=rank,
                 screen_loss=float(means[b] - means[j]),
-                search=move_text(chooser(obs, seed, k), rules) if chooser else None))
+                search=move_text(pick, rules) if pick is not None else None,
+                search_loss=(0.0 if pick == moves[b] else _paired(fresh[::2])[0]) if pick is not None else None))
         rnd.apply(move)
     return out
 
@@ -235,14 +246,14 @@ def table(res: RoundLoss) -> str:
     cols = ["turn", "played", "best", "loss", "95% interval", "E margin", "moves"]
     extra = any(t.search for t in res.turns)
     if extra:
-        cols.append("search")
+        cols.append("search (its loss)")
     rows = []
     for t in res.turns:
         mark = "" if t.best_or_within else " *"
         r = [str(t.turn), t.played, "=" if t.best == t.played else t.best, f"{t.loss:.1f}{mark}",
              f"[{t.lo:.1f}, {t.hi:.1f}]", f"{t.margin_played:+.1f}", str(t.moves)]
         if extra:
-            r.append(t.search or "")
+            r.append(f"{t.search} ({t.search_loss:.1f})" if t.search else "")
         rows.append(r)
     w = [max(len(c), *(len(r[i]) for r in rows)) if rows else len(c) for i, c in enumerate(cols)]
     line = lambda r: "  ".join(x.ljust(w[i]) for i, x in enumerate(r)).rstrip()  # noqa: E731
@@ -250,7 +261,8 @@ def table(res: RoundLoss) -> str:
     n_ok = sum(t.best_or_within for t in res.turns)
     foot = (f"total: {res.total:.1f} points lost [{lo:.1f}, {hi:.1f}] over {len(res.turns)} turns; "
             f"{n_ok} best or within the interval (* : a loss distinguishable from 0); on the screening "
-            f"determinizations {res.screen_total:.1f} (biased upwards)")
+            f"determinizations {res.screen_total:.1f} (biased upwards)"
+            + (f"; the search policy's choices: {res.search_total:.1f}" if res.search_total is not None else ""))
     return head + "\n".join([line(cols), *map(line, rows), foot])
 
 

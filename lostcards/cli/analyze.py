@@ -1,4 +1,4 @@
-"""`lostcards analyze`: expected points lost by each move of one seat in a round record (``lostcards.analysis.analyze``)."""
+"""`lostcards analyze`: expected points lost by each move of one seat in a round record (lostcards.analysis.analyze)."""
 from __future__ import annotations
 
 import json
