@@ -34,7 +34,8 @@ from lostcards.records.replay import check_record
 from lostcards.rules.cards import SLOTS
 
 Z95 = 1.959963984540054
-MAX_SAMPLES = 100_000
+MAX_SAMPLES = 20_000
+CHUNK_STATES = 40_000          # play-outs in flight at once (2.5 kB each): bounds the memory
 
 
 @dataclass
@@ -199,7 +200,11 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
             disc = card_set(rnd.codes[p] for p in rnd.out_of_game) if rules.players == 1 else (0, 0)
             m = np.asarray(moves, np.int64)
             screen = np.zeros((m.shape[0], samples))
-            margins(obs, m, samples, seed, 2 * k, disc[0], disc[1], decide, params, screen)
+            step = max(1, CHUNK_STATES // samples)
+            for a in range(0, m.shape[0], step):      # the same determinizations in every chunk
+                part = np.zeros((min(step, m.shape[0] - a), samples))
+                margins(obs, m[a:a + step], samples, seed, 2 * k, disc[0], disc[1], decide, params, part)
+                screen[a:a + part.shape[0]] = part
             if np.isinf(screen).any():
                 raise RuntimeError(f"turn {k}: the evaluator's play-out broke the rules")  # a bug
             legal = ~np.isnan(screen[:, 0])

@@ -13,7 +13,7 @@ from lostcards.cli.common import SEED, SEED_HELP, Count, engine_notice
 @click.option("--seat", type=int, default=0, show_default=True, help="The seat whose moves are analysed.")
 @click.option("--round", "index", type=Count(1), default=1, show_default=True,
               help="Which record of a JSON Lines file of many records (1 = the first).")
-@click.option("--samples", type=Count(2, 100_000, "determinizations a turn"), default=64, show_default=True,
+@click.option("--samples", type=Count(2, 20_000, "determinizations a turn"), default=64, show_default=True,
               help="Determinizations of the hidden cards a turn (each move is played out on every one).")
 @click.option("--evaluator", default="expert", show_default=True,
               help="The policy that plays every seat in the play-outs (a numba policy spec).")
