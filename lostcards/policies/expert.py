@@ -1,4 +1,4 @@
-"""The `expert` policy: expected values from the cards seen, not fixed thresholds.
+"""The `expert` policy: expected values from the cards seen.
 
 ``docs/expert.md`` lists the decision procedure in priority order, branch for
 branch with this code.  In short: every suit gets a *projection*, the score
@@ -12,86 +12,61 @@ cheaper move wins.  When the plays left (deck / players, plus pile draws) are
 no more than the plays worth making, an exact knapsack over the hand picks
 what scores now, since cards left in hand score nothing.
 
-Parameters (word values; the first is the default):
-
-- ``invest``: ``normal`` (an investment in hand is kept while the numbers in
-  hand cover the cost, and laid when the projection with it laid beats the
-  other moves), ``eager`` (kept while the projection with unseen cards covers
-  the cost), ``never``, ``hand`` (as normal, but laid only while the numbers in
-  hand cover the cost: the rule sheet's tip to the letter).
-- ``endgame``: ``on`` / ``off``: count the plays left and play what scores now.
-- ``safety``: ``on`` / ``off``: weigh what a discard is worth to the opponent.
-- ``bonus``: ``on`` / ``off``: count the bonus in projections, risks and the endgame.
-- ``deny``: ``on`` / ``off``: late in the round, draw a discard the opponent could use.
-- ``pass``: ``on`` / ``off`` / ``pays``: 4 players, pass 2 cards to the partner instead
-  of a costly discard (``on``); ``pays``: whenever the best play or discard costs
-  the side at least ``pass_at`` points (``_pass_pays``).
-- numeric knobs for experiments (defaults tuned on duplicate deals):
-  ``rho`` (weight of an unseen card's expected value, 0.8; x1.25 in solitaire,
-  x0.75 with 4 players), ``open`` (margin a projection needs to open a suit, 5),
-  ``danger`` (weight of a discard's value to the opponent, 1), ``drawbase``
-  (what a deck draw is worth against a pile card, 3).
-- switches for paired tests of single behaviours (the defaults change nothing):
-  ``open_hand`` (open an expedition only with at least this many points of its
-  suit's numbers in hand, 0), ``invest_hand`` (lay an investment only with at
-  least this many, 0), ``open_from`` (open no expedition before this turn of the
-  round, 0), ``count`` / ``skip_low`` / ``last_play`` (``on`` / ``off``: the
-  endgame's three parts, docs/expert.md step 1), ``bonus_from`` (the bonus counts
-  in a projection only with at least this many investments, 0).
-
-Every ruleset parameter is read from the observation (suits, numbers via
-P_NUMBERS_MASK, investments, hand size, cost, bonus cards and points, stall
-limit, players, extra low copies, deck size); nothing assumes a preset.  One
-scratch array is allocated per call.
+Speed: the hand, the expeditions and what is unseen are 12-bit lanes, one a
+suit (sums and counts by table and popcount); the per-suit tables live in
+stack buffers (``scratch``), so a decision allocates nothing and touches no
+reference-counted array.  Every ruleset parameter is read from the
+observation; nothing assumes a preset.  The parameters are listed in
+docs/expert.md.
 """
-import numpy as np
-from numba import carray, njit
+from numba import njit
 
-from lostcards.policies.legacy.core import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
-from lostcards.policies.legacy.observation import (
-    HMAX,
-    NSUITS,
-    O_CAN_PASS,
-    O_DECK,
-    O_EXP_COUNT,
-    O_EXP_INV,
-    O_EXP_MASK,
-    O_EXP_SUM,
-    O_EXP_TOP,
-    O_HAND,
-    O_HAND_LEN,
-    O_KNOWN,
-    O_PILE,
-    O_PILE_LEN,
-    O_RULES,
-    O_SEAT,
-    O_SIDE,
-    O_STALL,
-    O_TURN,
-    PMAX,
+from lostcards.engine.bits import highest, kth_bit, lowest, popcount
+from lostcards.engine.core import lane_sum
+from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
+from lostcards.engine.observation import (
+    RULE_BONUS_CARDS,
+    RULE_BONUS_POINTS,
+    RULE_COST,
+    RULE_EXTRA,
+    RULE_HAND_SIZE,
+    RULE_INVESTMENTS,
+    RULE_NUMBERS,
+    RULE_STALL_LIMIT,
+    below,
+    can_pass,
+    count,
+    deck_size,
+    expedition,
+    hand_cards,
+    hand_doubles,
+    has,
+    known,
+    known2,
+    kth_card,
+    kth_of_hand,
+    lane,
+    pile_top,
+    pile_words,
+    players,
+    rule,
+    rule2,
+    seat,
+    side,
+    stall_count,
+    suits,
 )
-from lostcards.rules.cards import MAX_CODES, SLOTS
-from lostcards.rules.ruleset import (
-    P_BONUS_CARDS,
-    P_BONUS_POINTS,
-    P_COST,
-    P_DECK,
-    P_EXTRA_MASK,
-    P_HAND,
-    P_INVESTMENTS,
-    P_NUMBERS_MASK,
-    P_PLAYERS,
-    P_STALL,
-    P_SUITS,
-)
+from lostcards.policies.scratch import stack_floats, stack_words
+from lostcards.rules.cards import SLOTS
 
 # parameter positions (declaration order of the Policy below)
 (K_INVEST, K_ENDGAME, K_SAFETY, K_BONUS, K_DENY, K_PASS,
  K_RHO, K_OPEN, K_DANGER, K_DRAWBASE,
  K_OPEN_HAND, K_INVEST_HAND, K_OPEN_FROM, K_COUNT, K_SKIP_LOW, K_LAST_PLAY, K_BONUS_FROM,
- K_PASS_AT) = range(18)
+ K_PASS_AT, K_TIES) = range(19)
 INV_NORMAL, INV_EAGER, INV_NEVER, INV_HAND = 0, 1, 2, 3
 PASS_OFF, PASS_ON, PASS_PAYS = 0, 1, 2
+TIES_SUIT, TIES_RANDOM = 0, 1
 
 # fixed weights (docs/expert.md)
 RHO_PLAYERS = (0.0, 1.25, 1.0, 0.0, 0.75)   # rho's factor by players (1, 2, 4)
@@ -108,37 +83,60 @@ PASS_PAYS_AT = 8.0    # pass=pays: the default of pass_at (measured: docs/expert
 STALL_RUN = 2         # no discard-and-pile-draw once this many x players such turns ran
 LONG_ROUND = 3        # a round this many x deck size turns long draws only off the deck
 NEG = -1e18
+INEG = -(1 << 60)     # the endgame's integer "impossible"
 
-# scratch layout (float64): per code, then per suit
-B_W = 0                        # [code]: expected copies still to reach this side
-B_PK = B_W + MAX_CODES         # [code]: copies the partner is known to hold
-B_FS = B_PK + MAX_CODES        # [suit*12 + t]: expected sum of those numbers above slot t
-B_FC = B_FS + MAX_CODES        # [suit*12 + t]: expected count of them
-B_LO = B_FC + MAX_CODES        # [suit]: first hand index of the suit
-B_END = B_LO + NSUITS           # [suit]: one past its last hand index
-B_VNOW = B_END + NSUITS         # [suit]: projection now
-B_HS = B_VNOW + NSUITS         # [suit]: sum of the hand's numbers that can still follow
-B_HN = B_HS + NSUITS           # [suit]: how many (copies counted once)
-B_HV = B_HN + NSUITS           # [suit]: the hand's investments that can still go down
-B_SS = B_HV + NSUITS           # [hand index]: sum of the suit's hand numbers above that card
-B_SN = B_SS + HMAX             # [hand index]: how many
-B_LEN = B_SN + HMAX
+LANE = (1 << SLOTS) - 1
+NUMBER_SLOTS = 0xFF8
+NS = 6                # suits a table has room for
+
+# the per-suit words (stack, int64): [field * NS + suit]
+(W_TOP, W_MS, W_MC, W_MI, W_HAND, W_HAND2, W_OTOP, W_OC, W_OI, W_HS, W_HN, W_HV,
+ W_U1, W_U2, W_PK1, W_PK2) = (NS * i for i in range(16))
+W_LEN = 16 * NS
+# the per-suit numbers (stack, float64): expected sum / count of unseen numbers above slot t
+F_FS = 0                       # [suit * 12 + t]
+F_FC = F_FS + NS * SLOTS       # [suit * 12 + t]
+F_VNOW = F_FC + NS * SLOTS     # [suit]: projection now
+F_LEN = F_VNOW + NS
+# the endgame's tables (stack, int64)
+G_W = 16                       # plays a suit can take: at most 3 investments + 12 numbers
+E_G = 0                        # [suit * G_W + k]: best gain of the suit with exactly k plays
+E_CI = E_G + NS * G_W          # [suit * G_W + k]: investments among them
+E_T = E_CI + NS * G_W          # [suit]: plays given to the suit in the plan
+E_WL = 80                      # knapsack width: plays + 1 (at most 6 x 12 + 1 matter)
+E_KM = E_T + NS                # [suit]: the most plays the suit can take
+E_F = E_KM + NS                # [(suit + 1) * E_WL + k]: best total with k plays
+E_PK = E_F + (NS + 1) * E_WL   # [(suit + 1) * E_WL + k]: the suit's share of it
+E_LEN = E_PK + (NS + 1) * E_WL
+
+
+@njit(cache=True, inline="always")
+def _top(ln):
+    """The slot of a lane's highest number, 0 when it holds none."""
+    return highest((ln & NUMBER_SLOTS) | 1)
+
+
+@njit(cache=True, inline="always")
+def _above(t):
+    """The slots above slot t, as a lane."""
+    return LANE & ~((2 << t) - 1)
+
+
+@njit(cache=True, inline="always")
+def _take(c1, c2, m):
+    """A multiset of lanes (c1: at least one copy, c2: two) less one copy of each slot of m."""
+    return c1 & ~(m & ~c2), c2 & ~m
 
 
 @njit(cache=True, inline="always")
 def _ramp(n, bc):
     """Share of the bonus counted for an expected final count n: 0 up to bc-2, 1 from bc."""
-    if n >= bc:
-        return 1.0
-    if n <= bc - 2:
-        return 0.0
-    return (n - (bc - 2)) * 0.5
+    return min(max((n - (bc - 2)) * 0.5, 0.0), 1.0)      # selects, not branches
 
 
 @njit(cache=True, inline="always")
-def _projection(obs, params, ms, mc, mi, hs, hn, hi, fs, fc, committed, open_margin):
+def _projection(params, cost, bc, bp, ms, mc, mi, hs, hn, hi, fs, fc, committed, open_margin):
     """(numbers laid + in hand + expected - cost) x (investments + 1) + the bonus's expected share."""
-    cost = obs[O_RULES + P_COST]
     hi_used = 0
     if hi > 0:
         mode = params[K_INVEST]
@@ -152,7 +150,7 @@ def _projection(obs, params, ms, mc, mi, hs, hn, hi, fs, fc, committed, open_mar
         return 0.0
     v = (ms + hs + fs - cost) * (mi + hi_used + 1)
     if params[K_BONUS] != 0.0 and mi + hi_used >= params[K_BONUS_FROM]:
-        v += obs[O_RULES + P_BONUS_POINTS] * _ramp(mc + hn + hi_used + fc, obs[O_RULES + P_BONUS_CARDS])
+        v += bp * _ramp(mc + hn + hi_used + fc, bc)
     if not committed:
         v -= open_margin
         if v < 0.0:
@@ -161,59 +159,43 @@ def _projection(obs, params, ms, mc, mi, hs, hn, hi, fs, fc, committed, open_mar
 
 
 @njit(cache=True, inline="always")
-def _suit_value(obs, buf, params, s, top, ms, mc, mi, skip, add, committed, open_margin):
+def _suit_value(params, wb, fb, cost, bc, bp, nums, s, top, ms, mc, mi, skip, add, committed, open_margin):
     """Projected final score of this side's expedition of suit s (docs/expert.md, "Projection").
 
     The expedition holds `mc` cards, numbers summing `ms`, `mi` investments, its
     highest number at slot `top`.  Hand cards of s count when they can still
-    follow (hand index `skip` left out, card `add` put in; -1 for none); unseen
-    numbers above `top` count at their expected value.  A suit not opened
+    follow (one copy of card `skip` left out, card `add` put in; -1 for none);
+    unseen numbers above `top` count at their expected value.  A suit not opened
     (`committed` False) owes `open_margin` and is worth at least 0.
     """
-    hs = 0
-    hn = 0
-    hi = 0
-    last = -1
-    for i in range(int(buf[B_LO + s]), int(buf[B_END + s])):
-        if i == skip:
-            continue
-        c = obs[O_HAND + i]
-        slot = c % SLOTS
+    hl = wb[W_HAND + s]
+    if skip >= 0 and (wb[W_HAND2 + s] >> (skip - SLOTS * s)) & 1 == 0:
+        hl &= ~(1 << (skip - SLOTS * s))
+    live = hl & nums & _above(top)
+    hs = lane_sum(live)
+    hn = popcount(live)
+    hi = popcount(hl & 7) if top == 0 else 0
+    if add >= 0:
+        slot = add - SLOTS * s
         if slot < 3:
             if top == 0:
                 hi += 1
-        elif slot > top and slot != last:      # a second copy adds nothing
+        elif slot > top and (hl >> slot) & 1 == 0:     # a second copy adds nothing
             hs += slot - 1
             hn += 1
-            last = slot
-    if add >= 0:
-        slot = add % SLOTS
-        if slot < 3:
-            if top == 0:
-                hi += 1
-        elif slot > top:
-            dup = False
-            for i in range(int(buf[B_LO + s]), int(buf[B_END + s])):
-                if i != skip and obs[O_HAND + i] == add:
-                    dup = True
-            if not dup:
-                hs += slot - 1
-                hn += 1
-    return _projection(obs, params, ms, mc, mi, hs, hn, hi, buf[B_FS + s * SLOTS + top],
-                       buf[B_FC + s * SLOTS + top], committed, open_margin)
+    return _projection(params, cost, bc, bp, ms, mc, mi, hs, hn, hi, fb[F_FS + s * SLOTS + top],
+                       fb[F_FC + s * SLOTS + top], committed, open_margin)
 
 
 @njit(cache=True, inline="always")
-def _danger(obs, params, code):
+def _danger(params, wb, players, bc, bp, code):
     """What a card on top of its discard pile is worth to the opponent side (docs/expert.md)."""
-    if obs[O_RULES + P_PLAYERS] == 1:
+    if players == 1:
         return 0.0
-    op = 1 - obs[O_SIDE]
-    s = code // SLOTS
-    slot = code % SLOTS
-    xi = op * NSUITS + s
-    ot = obs[O_EXP_TOP + xi]
-    oc = obs[O_EXP_COUNT + xi]
+    s = (code * 43) >> 9
+    slot = code - SLOTS * s
+    ot = wb[W_OTOP + s]
+    oc = wb[W_OC + s]
     if slot < 3:
         if ot != 0:
             return 0.0
@@ -224,9 +206,9 @@ def _danger(obs, params, code):
         v = float(slot - 1)
     if oc == 0:
         return UNSTARTED * v * params[K_DANGER]
-    d = v * (obs[O_EXP_INV + xi] + 1)
-    if params[K_BONUS] != 0.0 and oc + 2 >= obs[O_RULES + P_BONUS_CARDS]:
-        d += BONUS_DANGER * obs[O_RULES + P_BONUS_POINTS]
+    d = v * (wb[W_OI + s] + 1)
+    if params[K_BONUS] != 0.0 and oc + 2 >= bc:
+        d += BONUS_DANGER * bp
     return d * params[K_DANGER]
 
 
@@ -234,65 +216,47 @@ def _danger(obs, params, code):
 def _exp_score(cost, bc, bp, total, inv, cards):
     """An expedition's exact score (bp = 0 leaves the bonus out)."""
     if cards == 0:
-        return 0.0
-    v = float((total - cost) * (inv + 1))
+        return 0
+    v = (total - cost) * (inv + 1)
     if cards >= bc:
         v += bp
     return v
 
 
 @njit(cache=True)
-def _endgame_plan(obs, params, buf, plays):
-    """Best set of at most `plays` expedition plays from the hand alone (exact).
+def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
+    """Best set of at most `plays` expedition plays from the hand alone (exact, in whole points).
 
     Returns (the card to play first, or -1 if no play gains; the number of plays
     in the best set when plays are not limited).
     """
-    h = obs[O_HAND_LEN]
-    suits = obs[O_RULES + P_SUITS]
-    side = obs[O_SIDE]
-    cost = obs[O_RULES + P_COST]
-    bc = obs[O_RULES + P_BONUS_CARDS]
-    bp = obs[O_RULES + P_BONUS_POINTS] if params[K_BONUS] != 0.0 else 0
+    mem = stack_words(E_LEN)
     use_inv = params[K_INVEST] != INV_NEVER
-    w = h + 1
+    high_first = params[K_SKIP_LOW] != 0.0
     lim = plays if plays < h else h
     wl = lim + 1
-    # G[s*w + k]: best gain of suit s with exactly k plays; CI: investments among them;
-    # T[s]: plays given to suit s in the plan; F/PK: knapsack over suits when plays are short
-    G = 0
-    CI = suits * w
-    T = 2 * suits * w
-    F = T + suits
-    PK = F + (suits + 1) * wl
-    mem = buf[B_LEN:]
-    for k in range(T):
-        mem[k] = NEG
     n_all = 0
     for s in range(suits):
-        xi = side * NSUITS + s
-        top = obs[O_EXP_TOP + xi]
-        ms = obs[O_EXP_SUM + xi]
-        mc = obs[O_EXP_COUNT + xi]
-        mi = obs[O_EXP_INV + xi]
+        top = wb[W_TOP + s]
+        ms = wb[W_MS + s]
+        mc = wb[W_MC + s]
+        mi = wb[W_MI + s]
         cur = _exp_score(cost, bc, bp, ms, mi, mc)
-        lo = int(buf[B_LO + s])
-        hi_i = int(buf[B_END + s])
-        inv = 0
-        if top == 0 and use_inv:
-            for i in range(lo, hi_i):
-                if obs[O_HAND + i] % SLOTS < 3:
-                    inv += 1
-        g0 = G + s * w
-        mem[g0] = 0.0
-        mem[CI + s * w] = 0.0
+        hl = wb[W_HAND + s]
+        inv = popcount(hl & 7) if top == 0 and use_inv else 0
+        live = hl & nums & _above(top)
+        g0 = E_G + s * G_W
+        mem[g0] = 0
+        mem[E_CI + s * G_W] = 0
+        km = inv + popcount(live)
+        mem[E_KM + s] = km
+        for k in range(1, km + 1):
+            mem[g0 + k] = INEG
         # the j highest playable numbers (sum tsum) with a = 0..inv investments
         # (skip_low=off: the j lowest, as a player who lays a suit in order)
-        high_first = params[K_SKIP_LOW] != 0.0
         tsum = 0
         j = 0
-        last = -1
-        i = hi_i - 1 if high_first else lo
+        rest = live
         while True:
             for a in range(inv + 1):
                 k = a + j
@@ -301,218 +265,226 @@ def _endgame_plan(obs, params, buf, plays):
                 val = _exp_score(cost, bc, bp, ms + tsum, mi + a, mc + k) - cur
                 if val > mem[g0 + k]:
                     mem[g0 + k] = val
-                    mem[CI + s * w + k] = a
-            found = False
-            while lo <= i < hi_i:
-                slot = obs[O_HAND + i] % SLOTS
-                i += -1 if high_first else 1
-                if slot >= 3 and slot > top and slot != last:
-                    last = slot
-                    tsum += slot - 1
-                    j += 1
-                    found = True
-                    break
-            if not found:
+                    mem[E_CI + s * G_W + k] = a
+            if rest == 0:
                 break
+            slot = highest(rest) if high_first else lowest(rest)
+            rest &= ~(1 << slot)
+            tsum += slot - 1
+            j += 1
         # with no limit on plays, suits are independent: the smallest best count
         bk = 0
         for k in range(1, inv + j + 1):
-            if mem[g0 + k] > mem[g0 + bk] + 1e-9:
+            if mem[g0 + k] > mem[g0 + bk]:
                 bk = k
-        mem[T + s] = bk
+        mem[E_T + s] = bk
         n_all += bk
     if n_all > lim:
-        # too few plays: knapsack over suits, at most `lim` plays in all
+        # too few plays: knapsack over suits, at most `lim` plays in all; row i is suit
+        # (i + off) mod suits: a tie goes to the suits taken first, so ties=random starts the
+        # rows at a random suit
+        off = below(rng, suits) if params[K_TIES] == TIES_RANDOM else 0
         for k in range((suits + 1) * wl):
-            mem[F + k] = NEG
-        mem[F] = 0.0
-        for s in range(suits):
+            mem[E_F + k] = INEG
+        mem[E_F] = 0
+        for i in range(suits):
+            s = i + off - suits if i + off >= suits else i + off
             for k in range(wl):
-                fk = mem[F + s * wl + k]
-                if fk == NEG:
+                fk = mem[E_F + i * wl + k]
+                if fk == INEG:
                     continue
-                for t in range(wl - k):
-                    gt = mem[G + s * w + t]
-                    if gt == NEG:
-                        continue
-                    if fk + gt > mem[F + (s + 1) * wl + k + t]:
-                        mem[F + (s + 1) * wl + k + t] = fk + gt
-                        mem[PK + (s + 1) * wl + k + t] = t
-        best = NEG
+                for t in range(min(wl - k, mem[E_KM + s] + 1)):
+                    gt = mem[E_G + s * G_W + t]
+                    if fk + gt > mem[E_F + (i + 1) * wl + k + t]:
+                        mem[E_F + (i + 1) * wl + k + t] = fk + gt
+                        mem[E_PK + (i + 1) * wl + k + t] = t
+        best = INEG
         kb = 0
         for k in range(wl):
-            if mem[F + suits * wl + k] > best + 1e-9:
-                best = mem[F + suits * wl + k]
+            if mem[E_F + suits * wl + k] > best:
+                best = mem[E_F + suits * wl + k]
                 kb = k
-        for s in range(suits - 1, -1, -1):
-            t = int(mem[PK + (s + 1) * wl + kb]) if kb > 0 else 0
-            mem[T + s] = t
+        for i in range(suits - 1, -1, -1):
+            s = i + off - suits if i + off >= suits else i + off
+            t = mem[E_PK + (i + 1) * wl + kb] if kb > 0 else 0
+            mem[E_T + s] = t
             kb -= t
     # the suit whose share gains most goes first, with its lowest card of the plan
     first = -1
-    first_gain = 0.0
+    first_gain = 0
+    ties = 1
     for s in range(suits):
-        t = int(mem[T + s])
-        if t == 0 or mem[G + s * w + t] <= first_gain:
+        t = mem[E_T + s]
+        g = mem[E_G + s * G_W + t]
+        if t == 0 or g < first_gain:
             continue
-        top = obs[O_EXP_TOP + side * NSUITS + s]
-        lo = int(buf[B_LO + s])
-        hi_i = int(buf[B_END + s])
+        # ties=suit: the lower suit keeps a tie; ties=random: each tied suit as likely
+        tie = g == first_gain
+        if tie and (first < 0 or params[K_TIES] == TIES_SUIT):
+            continue
+        hl = wb[W_HAND + s]
+        live = hl & nums & _above(wb[W_TOP + s])
         card = -1
-        if mem[CI + s * w + t] > 0:
-            for i in range(lo, hi_i):
-                if obs[O_HAND + i] % SLOTS < 3:
-                    card = obs[O_HAND + i]
-                    break
-        elif params[K_SKIP_LOW] == 0.0:
-            # the lowest playable number (the plan lays the suit from the bottom)
-            for i in range(lo, hi_i):
-                slot = obs[O_HAND + i] % SLOTS
-                if slot >= 3 and slot > top:
-                    card = obs[O_HAND + i]
-                    break
-        else:
-            # the lowest of the t highest playable numbers
-            last = -1
-            cnt = 0
-            for i in range(hi_i - 1, lo - 1, -1):
-                slot = obs[O_HAND + i] % SLOTS
-                if slot >= 3 and slot > top and slot != last:
-                    last = slot
-                    cnt += 1
-                    card = obs[O_HAND + i]
-                    if cnt == t:
-                        break
+        if mem[E_CI + s * G_W + t] > 0:
+            if hl & 7:
+                card = SLOTS * s + lowest(hl & 7)
+        elif live != 0:
+            if not high_first:
+                card = SLOTS * s + lowest(live)         # the plan lays the suit from the bottom
+            else:                                       # the lowest of the t highest
+                n = popcount(live)
+                card = SLOTS * s + kth_bit(live, n - t if t <= n else 0)
         if card >= 0:
+            if tie:
+                ties += 1
+                if below(rng, ties) != 0:
+                    continue
+            else:
+                ties = 1
             first = card
-            first_gain = mem[G + s * w + t]
+            first_gain = g
     return first, n_all
 
 
 @njit(cache=True, inline="always")
-def _count_cards(obs, buf, rho):
-    """Fill B_W/B_PK/B_FS/B_FC and the hand's suit ranges (docs/expert.md, "Counting")."""
-    players = obs[O_RULES + P_PLAYERS]
-    suits = obs[O_RULES + P_SUITS]
-    nmask = obs[O_RULES + P_NUMBERS_MASK]
-    emask = obs[O_RULES + P_EXTRA_MASK]
-    ninv = obs[O_RULES + P_INVESTMENTS]
-    seat = obs[O_SEAT]
-    side = obs[O_SIDE]
-    h = obs[O_HAND_LEN]
-    # copies of each slot in a suit: investments, numbers, with 4 players the extra low ones
-    full = ((1 << ninv) - 1) | nmask
-    extra = emask & nmask if players == 4 else 0
-    for s in range(suits):
-        mm = obs[O_EXP_MASK + side * NSUITS + s]
-        om = obs[O_EXP_MASK + (1 - side) * NSUITS + s] if players > 1 else 0
-        for slot in range(SLOTS):
-            buf[B_W + s * SLOTS + slot] = (((full >> slot) & 1) + ((extra >> slot) & 1)
-                                           - ((mm >> slot) & 1) - ((om >> slot) & 1))
-            buf[B_PK + s * SLOTS + slot] = 0.0
-        for k in range(obs[O_PILE_LEN + s]):
-            buf[B_W + obs[O_PILE + s * PMAX + k]] -= 1.0
-        buf[B_LO + s] = 0.0
-        buf[B_END + s] = 0.0
-    prev = -1
-    for i in range(h):
-        c = obs[O_HAND + i]
-        buf[B_W + c] -= 1.0
-        s = c // SLOTS
-        if s != prev:
-            buf[B_LO + s] = i
-            prev = s
-        buf[B_END + s] = i + 1
-    # cards not seen: the deck minus the hand, the expeditions, the piles and the known cards
-    unseen = obs[O_RULES + P_DECK] - h
-    played = obs[O_TURN]
-    for s in range(suits):
-        unseen -= obs[O_EXP_COUNT + s] + obs[O_PILE_LEN + s]
-        if players > 1:
-            unseen -= obs[O_EXP_COUNT + NSUITS + s]
+def _count_cards(obs, wb, fb, rho, nums, full, extra, n_deck, h):
+    """Fill the per-suit lanes and the expected numbers to come (docs/expert.md, "Counting")."""
+    p = players(obs)
+    n_suits = suits(obs)
+    me = seat(obs)
+    sd = side(obs)
+    once = hand_cards(obs)
+    twice = hand_doubles(obs)
+    partner = (me + 2) & 3 if p == 4 else -1
+    unseen = n_deck - h
+    mine = 0
+    for o in range(1, p):                        # the cards known in other hands
+        q = (me + o) % p
+        unseen -= count(known(obs, q)) + count(known2(obs, q))
+    for s in range(n_suits):
+        x0 = expedition(obs, sd, s)
+        x1 = expedition(obs, 1 - sd, s) if p > 1 else 0
+        hl = lane(once, s)
+        h2 = lane(twice, s)
+        wb[W_HAND + s] = hl
+        wb[W_HAND2 + s] = h2
+        # copies of each slot not seen: the deck's, less hand, expeditions, piles, known cards
+        u1, u2 = _take(full, extra, hl)
+        u1, u2 = _take(u1, u2, h2)
+        u1, u2 = _take(u1, u2, x0)
+        u1, u2 = _take(u1, u2, x1)
+        mc0 = popcount(x0)
+        mine += mc0
+        unseen -= mc0 + popcount(x1)
+        pk1 = 0
+        pk2 = 0
+        for o in range(1, p):
+            q = (me + o) % p
+            k1 = lane(known(obs, q), s)
+            k2 = lane(known2(obs, q), s)
+            u1, u2 = _take(u1, u2, k1)
+            u1, u2 = _take(u1, u2, k2)
+            if q == partner:
+                pk1 = k1
+                pk2 = k2
+        lo, hi = pile_words(obs, s)
+        if extra == 0:
+            # no second copies: a pile holds each slot at most once, 12 entries in its first word,
+            # turned into a lane without a branch (entry e is slot e - 1; 0 is no card)
+            pm = 0
+            for k in range(SLOTS):
+                pm |= (1 << ((lo >> (4 * k)) & 15)) >> 1
+            u1 &= ~pm
+            unseen -= popcount(pm)
         else:
-            played -= obs[O_EXP_COUNT + s]
-    if players == 1:
+            w = lo
+            for k in range(32):
+                if k == 16:
+                    w = hi
+                e = w & 15
+                if e == 0:
+                    break
+                u1, u2 = _take(u1, u2, 1 << (e - 1))
+                unseen -= 1
+                w >>= 4
+        wb[W_U1 + s] = u1
+        wb[W_U2 + s] = u2
+        wb[W_PK1 + s] = pk1
+        wb[W_PK2 + s] = pk2
+        wb[W_TOP + s] = _top(x0)
+        wb[W_MS + s] = lane_sum(x0)
+        wb[W_MC + s] = mc0
+        wb[W_MI + s] = popcount(x0 & 7)
+        wb[W_OTOP + s] = _top(x1)
+        wb[W_OC + s] = popcount(x1)
+        wb[W_OI + s] = popcount(x1 & 7)
+    if p == 1:
         # solitaire discards leave the game unseen by the observation: one a turn
         # that laid nothing (which ones is not known, so they still count per card)
-        unseen -= played
-    else:
-        partner = (seat + 2) % 4 if players == 4 else -1
-        for o in range(players):
-            if o == seat:
-                continue
-            base = O_KNOWN + o * MAX_CODES
-            for code in range(suits * SLOTS):
-                kn = obs[base + code]
-                if kn > 0:
-                    buf[B_W + code] -= kn
-                    unseen -= kn
-                    if o == partner:
-                        buf[B_PK + code] += kn
-    deck = obs[O_DECK]
-    share = deck if players == 1 else 0.5 * deck        # this side draws half the deck
+        unseen -= obs.turn - mine
+    deck = deck_size(obs)
+    share = deck if p == 1 else 0.5 * deck        # this side draws half the deck
     pr = share / unseen if unseen > 0 else 0.0
     if pr > 1.0:
         pr = 1.0
-    for s in range(suits):
+    for s in range(n_suits):
+        u1 = wb[W_U1 + s]
+        u2 = wb[W_U2 + s]
+        pk1 = wb[W_PK1 + s]
+        pk2 = wb[W_PK2 + s]
         fs = 0.0
         fc = 0.0
-        for t in range(SLOTS - 1, -1, -1):
-            code = s * SLOTS + t
-            buf[B_FS + code] = fs
-            buf[B_FC + code] = fc
-            u = buf[B_W + code]
-            wt = rho * (pr * (u if u > 0.0 else 0.0) + RHO_PARTNER * buf[B_PK + code])
-            buf[B_W + code] = wt
-            if t >= 3:
-                fs += wt * (t - 1)
-                fc += wt
+        for t in range(SLOTS - 1, 2, -1):
+            fb[F_FS + s * SLOTS + t] = fs
+            fb[F_FC + s * SLOTS + t] = fc
+            u = float(((u1 >> t) & 1) + ((u2 >> t) & 1))
+            pk = float(((pk1 >> t) & 1) + ((pk2 >> t) & 1))
+            wt = rho * (pr * u + RHO_PARTNER * pk)
+            fs += wt * (t - 1)
+            fc += wt
+        for t in range(3):
+            fb[F_FS + s * SLOTS + t] = fs
+            fb[F_FC + s * SLOTS + t] = fc
 
 
 @njit(cache=True)
-def expert_policy(obs, params, rng):
+def expert_policy(obs, params, mem):
     """Expected-value heuristic; docs/expert.md lists its decisions in priority order."""
-    players = obs[O_RULES + P_PLAYERS]
-    suits = obs[O_RULES + P_SUITS]
-    side = obs[O_SIDE]
-    deck = obs[O_DECK]
-    h = obs[O_HAND_LEN]
+    p = players(obs)
+    n_suits = suits(obs)
+    deck = deck_size(obs)
+    cost = rule(obs, RULE_COST)
+    bc = rule(obs, RULE_BONUS_CARDS)
+    bp = rule(obs, RULE_BONUS_POINTS)
+    nums = rule2(obs, RULE_NUMBERS)
+    extra = rule2(obs, RULE_EXTRA) & nums if p == 4 else 0
+    full = ((1 << rule(obs, RULE_INVESTMENTS)) - 1) | nums
+    n_deck = n_suits * (popcount(full) + popcount(extra))
+    once = hand_cards(obs)
+    twice = hand_doubles(obs)
+    n_once = count(once)
+    h = n_once + count(twice)
+    wb = stack_words(W_LEN)
+    fb = stack_floats(F_LEN)
 
     # 1. counting
-    # one allocation: the scratch layout, then room for the endgame's tables
-    buf = np.empty(B_LEN + (4 * suits + 3) * (h + 1) + suits)
-    _count_cards(obs, buf, params[K_RHO] * RHO_PLAYERS[players])
+    _count_cards(obs, wb, fb, params[K_RHO] * RHO_PLAYERS[p], nums, full, extra, n_deck, h)
     open_margin = params[K_OPEN]
-    for s in range(suits):
-        xi = side * NSUITS + s
-        top = obs[O_EXP_TOP + xi]
-        mc = obs[O_EXP_COUNT + xi]
-        # the hand's cards of s that can still follow, and above each card the sum of the rest
-        hs = 0
-        hn = 0
-        hi = 0
-        last = -1
-        for i in range(int(buf[B_END + s]) - 1, int(buf[B_LO + s]) - 1, -1):
-            slot = obs[O_HAND + i] % SLOTS
-            if slot == last:
-                buf[B_SS + i] = buf[B_SS + i + 1]
-                buf[B_SN + i] = buf[B_SN + i + 1]
-                continue
-            if slot >= 3:
-                if slot > top:
-                    buf[B_SS + i] = hs
-                    buf[B_SN + i] = hn
-                    hs += slot - 1
-                    hn += 1
-                last = slot
-            elif top == 0:
-                hi += 1
-        buf[B_HS + s] = hs
-        buf[B_HN + s] = hn
-        buf[B_HV + s] = hi
-        buf[B_VNOW + s] = _projection(obs, params, obs[O_EXP_SUM + xi], mc, obs[O_EXP_INV + xi],
-                                      hs, hn, hi, buf[B_FS + s * SLOTS + top],
-                                      buf[B_FC + s * SLOTS + top], mc > 0, open_margin)
+    for s in range(n_suits):
+        top = wb[W_TOP + s]
+        mc = wb[W_MC + s]
+        hl = wb[W_HAND + s]
+        # the hand's numbers of s that can still follow (each value once), its investments
+        live = hl & nums & _above(top)
+        hs = lane_sum(live)
+        hn = popcount(live)
+        hi = popcount(hl & 7) if top == 0 else 0
+        wb[W_HS + s] = hs
+        wb[W_HN + s] = hn
+        wb[W_HV + s] = hi
+        fb[F_VNOW + s] = _projection(params, cost, bc, bp, wb[W_MS + s], mc, wb[W_MI + s], hs, hn, hi,
+                                     fb[F_FS + s * SLOTS + top], fb[F_FC + s * SLOTS + top], mc > 0,
+                                     open_margin)
 
     # 2. endgame: the plays left are no more than the plays worth making
     card = -1
@@ -522,22 +494,24 @@ def expert_policy(obs, params, rng):
     if params[K_ENDGAME] != 0.0:
         # count=off: the endgame waits for the last play; last_play=off: the last play is
         # decided like any other (step 2)
-        if players == 1:
+        if p == 1:
             last = h == 1
             if deck == 0 and ((not last and params[K_COUNT] != 0.0) or (last and params[K_LAST_PLAY] != 0.0)):
                 endgame = True
-                card, n_all = _endgame_plan(obs, params, buf, h)
+                card, n_all = _endgame_plan(params, wb, n_suits, cost, bc,
+                                            bp if params[K_BONUS] != 0.0 else 0, nums, h, h, mem)
         else:
-            plays_left = (deck + players - 1) // players
+            plays_left = (deck + p - 1) // p
             last = plays_left == 1
             if plays_left <= h and ((not last and params[K_COUNT] != 0.0)
                                     or (last and params[K_LAST_PLAY] != 0.0)):
-                first, n_all = _endgame_plan(obs, params, buf, plays_left)
-                slack = 1 if players == 2 else 0
+                first, n_all = _endgame_plan(params, wb, n_suits, cost, bc,
+                                             bp if params[K_BONUS] != 0.0 else 0, nums, plays_left, h, mem)
+                slack = 1 if p == 2 else 0
                 if n_all >= plays_left - slack:
                     endgame = True
                     card = first
-                    extend = players == 2 and n_all > plays_left
+                    extend = p == 2 and n_all > plays_left
 
     # 3. the cheapest play and the cheapest discard
     best_play = -1
@@ -545,70 +519,81 @@ def expert_policy(obs, params, rng):
     best_disc = -1
     disc_cost = 1e18
     safety = params[K_SAFETY] != 0.0
-    cost_rule = obs[O_RULES + P_COST]
-    for i in range(h):
-        c = obs[O_HAND + i]
-        if i > 0 and obs[O_HAND + i - 1] == c:
-            continue                      # a copy: the same evaluation
-        s = c // SLOTS
-        slot = c % SLOTS
-        xi = side * NSUITS + s
-        top = obs[O_EXP_TOP + xi]
-        ms = obs[O_EXP_SUM + xi]
-        mc = obs[O_EXP_COUNT + xi]
-        mi = obs[O_EXP_INV + xi]
+    mode = params[K_INVEST]
+    blind = params[K_TIES] == TIES_RANDOM
+    play_ties = 0
+    disc_ties = 0
+    for i in range(n_once):
+        c = kth_card(once, i)
+        s = (c * 43) >> 9
+        slot = c - SLOTS * s
+        top = wb[W_TOP + s]
+        ms = wb[W_MS + s]
+        mc = wb[W_MC + s]
+        mi = wb[W_MI + s]
         live = (slot >= 3 and slot > top) or (slot < 3 and top == 0)
-        cost = 0.0
+        cost_c = 0.0
         if live:
-            hs = buf[B_HS + s]
-            hn = buf[B_HN + s]
-            hi = buf[B_HV + s]
-            fs = buf[B_FS + s * SLOTS + top]
-            fc = buf[B_FC + s * SLOTS + top]
-            dup = i + 1 < h and obs[O_HAND + i + 1] == c
+            hs = wb[W_HS + s]
+            hn = wb[W_HN + s]
+            hi = wb[W_HV + s]
+            fs = fb[F_FS + s * SLOTS + top]
+            fc = fb[F_FC + s * SLOTS + top]
+            vnow = fb[F_VNOW + s]
+            dup = has(twice, c)
             # investments: weighed like any play, except under `never` and, under `hand`,
             # while the numbers in hand (and laid) do not cover the cost
             if slot < 3:
-                mode = params[K_INVEST]
-                allowed = (mode != INV_NEVER and (mode != INV_HAND or ms + hs >= cost_rule)
+                allowed = (mode != INV_NEVER and (mode != INV_HAND or ms + hs >= cost)
                            and ms + hs >= params[K_INVEST_HAND])
             else:
                 allowed = True
-            if mc == 0 and (hs < params[K_OPEN_HAND] or obs[O_TURN] < params[K_OPEN_FROM]):
+            if mc == 0 and (hs < params[K_OPEN_HAND] or obs.turn < params[K_OPEN_FROM]):
                 allowed = False           # switches: open only on enough in hand / from a turn on
             if not endgame and allowed:
                 if slot >= 3:
-                    after = _projection(obs, params, ms + slot - 1, mc + 1, mi, buf[B_SS + i],
-                                        buf[B_SN + i], 0, buf[B_FS + s * SLOTS + slot],
-                                        buf[B_FC + s * SLOTS + slot], True, 0.0)
+                    above = wb[W_HAND + s] & nums & _above(slot)
+                    after = _projection(params, cost, bc, bp, ms + slot - 1, mc + 1, mi, lane_sum(above),
+                                        popcount(above), 0, fb[F_FS + s * SLOTS + slot],
+                                        fb[F_FC + s * SLOTS + slot], True, 0.0)
                 else:
-                    after = _projection(obs, params, ms, mc + 1, mi + 1, hs, hn, hi - 1, fs, fc,
+                    after = _projection(params, cost, bc, bp, ms, mc + 1, mi + 1, hs, hn, hi - 1, fs, fc,
                                         True, 0.0)
                 if mc == 0:
                     after -= open_margin
-                loss = buf[B_VNOW + s] - after
+                loss = vnow - after
                 if loss < play_loss:
                     play_loss = loss
                     best_play = c
+                    play_ties = 1
+                elif blind and loss == play_loss:      # each tied card as likely (reservoir)
+                    play_ties += 1
+                    if below(mem, play_ties) == 0:
+                        best_play = c
             # what the hand loses without this card (a copy of it stays: nothing)
             if slot < 3:
-                without = _projection(obs, params, ms, mc, mi, hs, hn, hi - 1, fs, fc, mc > 0,
+                without = _projection(params, cost, bc, bp, ms, mc, mi, hs, hn, hi - 1, fs, fc, mc > 0,
                                       open_margin)
             elif dup:
-                without = buf[B_VNOW + s]
+                without = vnow
             else:
-                without = _projection(obs, params, ms, mc, mi, hs - (slot - 1), hn - 1, hi, fs, fc,
+                without = _projection(params, cost, bc, bp, ms, mc, mi, hs - (slot - 1), hn - 1, hi, fs, fc,
                                       mc > 0, open_margin)
-            keep = buf[B_VNOW + s] - without
+            keep = vnow - without
             if keep > 0.0:
-                cost = keep
+                cost_c = keep
             if mc == 0:
-                cost += OPTION * (slot - 1 if slot >= 3 else 5)
+                cost_c += OPTION * (slot - 1 if slot >= 3 else 5)
         if safety:
-            cost += _danger(obs, params, c)
-        if cost < disc_cost:
-            disc_cost = cost
+            cost_c += _danger(params, wb, p, bc, bp, c)
+        if cost_c < disc_cost:
+            disc_cost = cost_c
             best_disc = c
+            disc_ties = 1
+        elif blind and cost_c == disc_cost:
+            disc_ties += 1
+            if below(mem, disc_ties) == 0:
+                best_disc = c
 
     if not endgame:
         if best_play >= 0 and play_loss <= disc_cost + PLAY_BIAS:
@@ -617,165 +602,148 @@ def expert_policy(obs, params, rng):
             card = best_disc
             to = TO_DISCARD
             # 4. four players: pass instead of a costly discard
-            if params[K_PASS] == PASS_ON and disc_cost >= PASS_MIN and _may_pass(obs):
-                return _pass_pair(obs, params, buf)
-        if params[K_PASS] == PASS_PAYS and _pass_pays(obs, params, play_loss if to == TO_EXPEDITION else disc_cost):
-            return _pass_pair(obs, params, buf)
+            if params[K_PASS] == PASS_ON and disc_cost >= PASS_MIN and _may_pass(obs, p, h, n_deck):
+                return _pass_pair(obs, params, wb, fb, cost, bc, bp, nums, h)
+        # pass=pays: pass when the move chosen (play or discard) costs the side at least pass_at
+        if (params[K_PASS] == PASS_PAYS and (play_loss if to == TO_EXPEDITION else disc_cost) >= params[K_PASS_AT]
+                and _may_pass(obs, p, h, n_deck)):
+            return _pass_pair(obs, params, wb, fb, cost, bc, bp, nums, h)
     elif card < 0:
         card = best_disc
         to = TO_DISCARD
 
-    if players == 1:
+    if p == 1:
         return make_play(card, to, DRAW_NONE)
     # 5. the draw
-    return make_play(card, to, _draw(obs, params, buf, card, to, extend))
+    return make_play(card, to, _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend, mem))
 
 
 @njit(cache=True, inline="always")
-def _may_pass(obs):
+def _may_pass(obs, p, h, n_deck):
     """4 players, a pass is legal, the hand is no larger than dealt (the partner does not pass
-    straight back) and the round is younger than 2 x deck size turns (passes cannot loop)."""
-    return (obs[O_RULES + P_PLAYERS] == 4 and obs[O_CAN_PASS] == 1 and obs[O_HAND_LEN] <= obs[O_RULES + P_HAND]
-            and obs[O_TURN] < 2 * obs[O_RULES + P_DECK])
+    straight back) and the round is younger than 2 x deck size turns (passes cannot loop).
+
+    pass=pays: a pass draws nothing, so the deck, and the side's share of it, is the same a turn
+    later; the two cards stay with the side.  What it gives up is this turn's play; ``pass_at``
+    is that tempo's price."""
+    return p == 4 and can_pass(obs) and h <= rule(obs, RULE_HAND_SIZE) and obs.turn < 2 * n_deck
 
 
 @njit(cache=True, inline="always")
-def _pass_pays(obs, params, cost):
-    """pass=pays: pass when the move chosen (play or discard) costs the side at least `pass_at`.
-
-    A pass draws nothing, so the deck, and the side's share of it, is the same a turn later;
-    the two cards stay with the side and the partner can lay them on its expeditions.  What a
-    pass gives up is this turn's play; `pass_at` is that tempo's price."""
-    return cost >= params[K_PASS_AT] and _may_pass(obs)
-
-
-@njit(cache=True)
-def _pass_pair(obs, params, buf):
+def _pass_pair(obs, params, wb, fb, cost, bc, bp, nums, h):
     """The two cards whose discard would cost most: the partner keeps them for the side."""
-    h = obs[O_HAND_LEN]
-    side = obs[O_SIDE]
+    once = hand_cards(obs)
+    twice = hand_doubles(obs)
+    p = players(obs)
     b1 = -1
     v1 = NEG
     b2 = -1
     v2 = NEG
     for i in range(h):
-        c = obs[O_HAND + i]
-        s = c // SLOTS
-        xi = side * NSUITS + s
-        mc = obs[O_EXP_COUNT + xi]
-        v = buf[B_VNOW + s] - _suit_value(obs, buf, params, s, obs[O_EXP_TOP + xi], obs[O_EXP_SUM + xi],
-                                          mc, obs[O_EXP_INV + xi], i, -1, mc > 0, params[K_OPEN])
-        v += _danger(obs, params, c)
+        c = kth_of_hand(once, twice, i)
+        s = (c * 43) >> 9
+        mc = wb[W_MC + s]
+        v = fb[F_VNOW + s] - _suit_value(params, wb, fb, cost, bc, bp, nums, s, wb[W_TOP + s], wb[W_MS + s],
+                                         mc, wb[W_MI + s], c, -1, mc > 0, params[K_OPEN])
+        v += _danger(params, wb, p, bc, bp, c)
         if v > v1:
             b2, v2 = b1, v1
-            b1, v1 = i, v
+            b1, v1 = c, v
         elif v > v2:
-            b2, v2 = i, v
-    return make_pass(obs[O_HAND + b1], obs[O_HAND + b2])
+            b2, v2 = c, v
+    return make_pass(b1, b2)
 
 
-@njit(cache=True)
-def _draw(obs, params, buf, card, to, extend):
+@njit(cache=True, inline="always")
+def _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend, rng):
     """The deck, or the discard pile whose top adds most to this side (docs/expert.md, "Draw")."""
-    suits = obs[O_RULES + P_SUITS]
-    players = obs[O_RULES + P_PLAYERS]
-    side = obs[O_SIDE]
-    stall = obs[O_STALL]
-    played = card // SLOTS
+    n_suits = suits(obs)
+    p = players(obs)
+    stall = stall_count(obs)
+    played = (card * 43) >> 9
     # never stall: after a run of discard-and-pile-draw turns, in a very long round,
     # or when this turn would end the round by the stall limit, take the deck
-    if to == TO_DISCARD and stall >= STALL_RUN * players:
+    if to == TO_DISCARD and stall >= STALL_RUN * p:
         return DRAW_DECK
-    if obs[O_TURN] >= LONG_ROUND * obs[O_RULES + P_DECK]:
+    if obs.turn >= LONG_ROUND * n_deck:
         return DRAW_DECK
-    limit = obs[O_RULES + P_STALL]
-    if to == TO_DISCARD and limit > 0 and stall + 1 >= limit * players:
+    limit = rule2(obs, RULE_STALL_LIMIT)
+    if to == TO_DISCARD and limit > 0 and stall + 1 >= limit * p:
         return DRAW_DECK
-    deck = obs[O_DECK]
-    late = (deck + players - 1) // players <= obs[O_RULES + P_HAND]
+    deck = deck_size(obs)
+    late = (deck + p - 1) // p <= rule(obs, RULE_HAND_SIZE)
     deny = params[K_DENY] != 0.0 and late
     open_margin = params[K_OPEN]
     best = DRAW_DECK
     best_v = NEG if extend else params[K_DRAWBASE]
-    for s in range(suits):
-        n = obs[O_PILE_LEN + s]
-        if n == 0 or (to == TO_DISCARD and s == played):
+    ties = 1
+    for s in range(n_suits):
+        c = pile_top(obs, s)
+        if c < 0 or (to == TO_DISCARD and s == played):
             continue
-        c = obs[O_PILE + s * PMAX + n - 1]
-        xi = side * NSUITS + s
-        top = obs[O_EXP_TOP + xi]
-        ms = obs[O_EXP_SUM + xi]
-        mc = obs[O_EXP_COUNT + xi]
-        mi = obs[O_EXP_INV + xi]
+        top = wb[W_TOP + s]
+        ms = wb[W_MS + s]
+        mc = wb[W_MC + s]
+        mi = wb[W_MI + s]
         skip = -1
         if s == played:
-            for i in range(int(buf[B_LO + s]), int(buf[B_END + s])):
-                if obs[O_HAND + i] == card:
-                    skip = i
-                    break
+            skip = card
             if to == TO_EXPEDITION:            # the expedition after this turn's play
                 mc += 1
-                if card % SLOTS >= 3:
-                    top = card % SLOTS
-                    ms += card % SLOTS - 1
+                if card - SLOTS * s >= 3:
+                    top = card - SLOTS * s
+                    ms += card - SLOTS * s - 1
                 else:
                     mi += 1
-        cs = c % SLOTS
+        cs = c - SLOTS * s
         v = 0.0
         if (cs >= 3 and cs > top) or (cs < 3 and top == 0):     # else it adds nothing here
-            v = _suit_value(obs, buf, params, s, top, ms, mc, mi, skip, c, mc > 0, open_margin)
+            v = _suit_value(params, wb, fb, cost, bc, bp, nums, s, top, ms, mc, mi, skip, c, mc > 0,
+                            open_margin)
             if s == played:
-                v -= _suit_value(obs, buf, params, s, top, ms, mc, mi, skip, -1, mc > 0, open_margin)
+                v -= _suit_value(params, wb, fb, cost, bc, bp, nums, s, top, ms, mc, mi, skip, -1, mc > 0,
+                                 open_margin)
             else:
-                v -= buf[B_VNOW + s]
+                v -= fb[F_VNOW + s]
         if deny:
-            d = _danger(obs, params, c)
+            d = _danger(params, wb, p, bc, bp, c)
             if d >= DENY_MIN:
                 v += DENY_WEIGHT * d
         if v > best_v:
             best_v = v
             best = 1 + s
+            ties = 1
+        elif v == best_v and best != DRAW_DECK and params[K_TIES] == TIES_RANDOM:
+            ties += 1                                   # piles tied: each as likely (the deck wins its ties)
+            if below(rng, ties) == 0:
+                best = 1 + s
     return best
 
 
 from lostcards.policies import Choice, Float, Int, Policy, Switch, register  # noqa: E402
-from lostcards.policies.legacy import fill_row  # noqa: E402
-from lostcards.policies.legacy.observation import OBS_LEN  # noqa: E402
 
 PARAMETERS = {
-        "invest": Choice({"normal": INV_NORMAL, "eager": INV_EAGER, "never": INV_NEVER, "hand": INV_HAND}),
-        "endgame": Switch("on"),
-        "safety": Switch("on"),
-        "bonus": Switch("on"),
-        "deny": Switch("on"),
-        "pass": Choice({"on": PASS_ON, "off": PASS_OFF, "pays": PASS_PAYS}),
-        "rho": Float(0.8, 0, 5, "weight of an unseen card's expected value"),
-        "open": Float(5.0, -100, 100, "points a projection must clear to open a suit"),
-        "danger": Float(1.0, 0, 10, "weight of the danger term"),
-        "drawbase": Float(3.0, -100, 100, "points a deck draw is worth, against a pile card"),
-        "open_hand": Float(0.0, 0, 200, "points of a suit's numbers in hand needed to open it"),
-        "invest_hand": Float(0.0, 0, 200, "points of a suit's numbers in hand and laid needed to invest"),
-        "open_from": Int(0, 0, 100_000, "the turn of the round before which no expedition is opened"),
-        "count": Switch("on"),
-        "skip_low": Switch("on"),
-        "last_play": Switch("on"),
-        "bonus_from": Int(0, 0, 4, "investments a projection needs before the bonus counts (4: never)"),
-        "pass_at": Float(PASS_PAYS_AT, -100, 1000, "pass=pays: what the best move must cost before a pass"),
+    "invest": Choice({"normal": INV_NORMAL, "eager": INV_EAGER, "never": INV_NEVER, "hand": INV_HAND}),
+    "endgame": Switch("on"),
+    "safety": Switch("on"),
+    "bonus": Switch("on"),
+    "deny": Switch("on"),
+    "pass": Choice({"on": PASS_ON, "off": PASS_OFF, "pays": PASS_PAYS}),
+    "rho": Float(0.8, 0, 5, "weight of an unseen card's expected value"),
+    "open": Float(5.0, -100, 100, "points a projection must clear to open a suit"),
+    "danger": Float(1.0, 0, 10, "weight of the danger term"),
+    "drawbase": Float(3.0, -100, 100, "points a deck draw is worth, against a pile card"),
+    "open_hand": Float(0.0, 0, 200, "points of a suit's numbers in hand needed to open it"),
+    "invest_hand": Float(0.0, 0, 200, "points of a suit's numbers in hand and laid needed to invest"),
+    "open_from": Int(0, 0, 100_000, "the turn of the round before which no expedition is opened"),
+    "count": Switch("on"),
+    "skip_low": Switch("on"),
+    "last_play": Switch("on"),
+    "bonus_from": Int(0, 0, 4, "investments a projection needs before the bonus counts (4: never)"),
+    "pass_at": Float(PASS_PAYS_AT, -100, 1000, "pass=pays: what the best move must cost before a pass"),
+    "ties": Choice({"random": TIES_RANDOM, "suit": TIES_SUIT}),
 }
-_N_PARAMS = len(PARAMETERS)
-
-
-@njit(cache=True)
-def expert_on_engine(obs, params, mem):
-    """expert on the engine's observation, through the old observation row (policies/legacy:
-    expert is not ported to the bit observation yet)."""
-    row = np.zeros(OBS_LEN, np.int32)
-    fill_row(obs, row)
-    return expert_policy(row, carray(params, (_N_PARAMS,)), carray(mem, (4,)))
-
-
 EXPERT = register(Policy(
-    "expert", expert_on_engine,
-    parameters=PARAMETERS,
+    "expert", expert_policy, parameters=PARAMETERS,
     doc="expected-value heuristic: suit projections from the cards seen, safe discards, "
         "denial draws, an endgame that counts the plays left"))

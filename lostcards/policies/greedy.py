@@ -5,7 +5,7 @@ Each turn, in this order:
 1. **Extend.** If a card in hand fits an expedition the side has already
    started (a number above its highest number, or an investment while it holds
    no number yet), play the one that skips the fewest numbers (an investment
-   skips none; ties: the lowest card).
+   skips none).
 2. **Open.** Otherwise, if the numbers of one suit in hand add up to at least
    ``open`` x the cost (parameter ``open``, default 1.0: they would already pay
    for the expedition on their own), open the suit with the largest such sum:
@@ -19,6 +19,11 @@ Each turn, in this order:
    immediately playable on an expedition the side has started (not the pile
    just discarded onto); the one that skips the fewest numbers. Otherwise the
    deck. Solitaire draws nothing by choice (draw = 7).
+
+Ties (equal gaps, sums or uses) are broken by ``ties``: ``random`` (default), each
+tied card, suit or pile as likely, from the seat's stream, so no suit is
+favoured; ``suit``, the lowest card code or suit (the order before the
+suit-blind default).
 
 It never passes (4 players).  Every move it makes is legal.
 """
@@ -42,6 +47,7 @@ from lostcards.engine.observation import (
     suits,
     without,
 )
+from lostcards.engine.rng import below
 
 
 @njit(cache=True, inline="always")
@@ -51,11 +57,20 @@ def _top(lane_mask):
     return highest(n) if n else 0
 
 
+@njit(cache=True, inline="always")
+def _tied(rnd, mem, ties):
+    """One more option tied with the best (``ties`` of them now): whether it takes the lead
+    (ties=random: each of the tied as likely; ties=suit: never, the first stays)."""
+    return rnd and below(mem, ties) == 0
+
+
 @njit(cache=True)
 def greedy_policy(obs, params, mem):
     """Extend a started expedition, else open a suit that pays, else discard the least useful card."""
     open_share = params[0]
     invest = params[1] == 0.0
+    rnd = params[2] == 0.0
+    ties = 1
     sd = side(obs)
     n_suits = suits(obs)
     cost = rule(obs, RULE_COST)
@@ -82,6 +97,11 @@ def greedy_policy(obs, params, mem):
             if gap >= 0 and gap < best_gap:
                 best_gap = gap
                 card = c
+                ties = 1
+            elif gap >= 0 and gap == best_gap:
+                ties += 1
+                if _tied(rnd, mem, ties):
+                    card = c
         rest = without(rest, c)
         c = lowest_card(rest)
     to = TO_EXPEDITION
@@ -102,9 +122,15 @@ def greedy_policy(obs, params, mem):
                     tot += sl - 1
                     nums += 1
                     ln &= ~(1 << sl)
-            if nums > 0 and tot >= open_share * cost and tot > best_sum:
-                best_sum = tot
-                best_s = s
+            if nums > 0 and tot >= open_share * cost:
+                if tot > best_sum:
+                    best_sum = tot
+                    best_s = s
+                    ties = 1
+                elif tot == best_sum:
+                    ties += 1
+                    if _tied(rnd, mem, ties):
+                        best_s = s
         if best_s >= 0:
             ln = lane(once, best_s)
             inv = best_s * 12 + highest(ln & -ln) if ln & 7 else -1     # the lowest investment
@@ -136,6 +162,11 @@ def greedy_policy(obs, params, mem):
             if use < worst:
                 worst = use
                 card = c
+                ties = 1
+            elif use == worst:
+                ties += 1
+                if _tied(rnd, mem, ties):
+                    card = c
             rest = without(rest, c)
             c = lowest_card(rest)
 
@@ -162,6 +193,11 @@ def greedy_policy(obs, params, mem):
             if gap < best_gap:
                 best_gap = gap
                 draw = 1 + s
+                ties = 1
+            elif gap == best_gap:
+                ties += 1
+                if _tied(rnd, mem, ties):
+                    draw = 1 + s
     return make_play(card, to, draw)
 
 
@@ -170,6 +206,7 @@ from lostcards.policies import Choice, Float, Policy, register  # noqa: E402
 GREEDY = register(Policy(
     "greedy", greedy_policy,
     parameters={"open": Float(1.0, 0, 10, "the share of the cost a suit's numbers in hand must reach to open it"),
-                "invest": Choice({"yes": 0, "no": 1})},
+                "invest": Choice({"yes": 0, "no": 1}),
+                "ties": Choice({"random": 0, "suit": 1})},
     doc="casual heuristic: extend started expeditions, open a suit whose numbers in hand pay "
         "its cost, else discard the least useful card; draws a pile only to extend"))

@@ -1,4 +1,5 @@
-"""The `staller` policy: `expert`, except that it stalls when it is ahead and a stall ending pays it.
+"""The `staller` policy: `expert`, except that it stalls when it is ahead
+and a stall ending pays it.
 
 A stall turn discards a card and draws off a discard pile; once every seat has
 made ``stall_limit`` of them in a row (``stall_limit`` x players turns), the
@@ -22,74 +23,65 @@ staller decides each turn in this order:
 3. No pile to draw from: expert's move.
 
 Parameters: every `expert` parameter, and ``lead`` (points ahead on the board
-the side needs before it stalls, default 1: any lead).  Measured against
-expert in ``reports/rule-tweaks.md`` (its stall turns a round and its margin on
-duplicate deals).
+the side needs before it stalls, default 1: any lead).
 """
-import numpy as np
-from numba import carray, njit
+from numba import njit
 
-from lostcards.policies import Float, Policy, register
-from lostcards.policies.expert import EXPERT, expert_policy
-from lostcards.policies.legacy import fill_row
-from lostcards.policies.legacy.core import DRAW_DECK, PASS_FLAG, TO_DISCARD, TO_EXPEDITION, expedition_score, make_play
-from lostcards.policies.legacy.observation import (
-    NSUITS,
-    O_EXP_COUNT,
-    O_EXP_INV,
-    O_EXP_SUM,
-    O_RULES,
-    O_SIDE,
-    O_STALL,
-    OBS_LEN,
-    exp_count,
-    exp_top,
-    pile_top,
+from lostcards.engine.moves import (
+    DRAW_DECK,
+    TO_DISCARD,
+    TO_EXPEDITION,
+    is_pass,
+    make_play,
+    move_card,
+    move_draw,
+    move_to,
 )
-from lostcards.rules.cards import SLOTS
-from lostcards.rules.ruleset import P_PLAYERS, P_STALL, P_SUITS
+from lostcards.engine.observation import (
+    RULE_STALL_LIMIT,
+    expedition_count,
+    expedition_top,
+    pile_top,
+    players,
+    rule2,
+    side,
+    side_score,
+    slot_of,
+    stall_count,
+    suit_of,
+    suits,
+    value_of,
+)
+from lostcards.policies import Float, Policy, register
+from lostcards.policies.expert import PARAMETERS, expert_policy
 
-K_LEAD = len(EXPERT.parameters)          # the staller's own parameter, after expert's
-
-
-@njit(cache=True, inline="always")
-def board_lead(obs):
-    """This side's round score as the board stands, minus the other side's."""
-    rules = obs[O_RULES:]
-    side = obs[O_SIDE]
-    lead = 0
-    for s in range(obs[O_RULES + P_SUITS]):
-        for sd in range(2):
-            xi = sd * NSUITS + s
-            v = expedition_score(rules, obs[O_EXP_SUM + xi], obs[O_EXP_INV + xi], obs[O_EXP_COUNT + xi])
-            lead += v if sd == side else -v
-    return lead
+K_LEAD = len(PARAMETERS)          # the staller's own parameter, after expert's
 
 
 @njit(cache=True, inline="always")
 def _mine(obs, code):
     """Whether this side can still lay the card on an expedition it has opened."""
-    side = obs[O_SIDE]
-    s = code // SLOTS
-    slot = code % SLOTS
-    return exp_count(obs, side, s) > 0 and slot >= 3 and slot > exp_top(obs, side, s)
+    sd = side(obs)
+    s = suit_of(code)
+    # expedition_top is the highest number's value (0: none), so numbers compare by value
+    return expedition_count(obs, sd, s) > 0 and slot_of(code) >= 3 and value_of(code) > expedition_top(obs, sd, s)
 
 
 @njit(cache=True, inline="always")
 def _pile(obs, not_suit):
     """The discard pile to stall on (-1: none): the highest top card this side can still lay on an
     opened expedition; else the lowest top card the other side cannot lay (it leaves them nothing)."""
-    side = obs[O_SIDE]
+    other = 1 - side(obs)
     best = -1
     best_v = -1000
-    for s in range(obs[O_RULES + P_SUITS]):
+    for s in range(suits(obs)):
         c = pile_top(obs, s)
         if c < 0 or s == not_suit:
             continue
-        slot = c % SLOTS
-        mine = _mine(obs, c)
-        theirs = (slot >= 3 and slot > exp_top(obs, 1 - side, s)) or (slot < 3 and exp_top(obs, 1 - side, s) == 0)
-        v = 100 + slot if mine else (50 - slot if not theirs else -slot)
+        slot = slot_of(c)
+        ot = expedition_top(obs, other, s)
+        theirs = (slot >= 3 and value_of(c) > ot) or (slot < 3 and ot == 0)
+        v = 100 + slot if _mine(obs, c) else (50 - slot if not theirs else -slot)
         if v > best_v:
             best_v = v
             best = s
@@ -97,46 +89,36 @@ def _pile(obs, not_suit):
 
 
 @njit(cache=True)
-def staller_policy(obs, params, rng):
+def staller_policy(obs, params, mem):
     """Expert's move, turned into a stall turn when the side is ahead on the board (docs above)."""
-    move = expert_policy(obs, params, rng)
-    players = obs[O_RULES + P_PLAYERS]
-    limit = obs[O_RULES + P_STALL]
-    if players == 1 or limit == 0 or (move & PASS_FLAG) != 0:
+    move = expert_policy(obs, params, mem)
+    p = players(obs)
+    limit = rule2(obs, RULE_STALL_LIMIT)
+    if p == 1 or limit == 0 or is_pass(move):
         return move
-    if board_lead(obs) < params[K_LEAD]:
+    sd = side(obs)
+    if side_score(obs, sd) - side_score(obs, 1 - sd) < params[K_LEAD]:
         return move
-    card = move & 255
-    to = (move >> 8) & 1
-    stall = obs[O_STALL]
-    ends = stall + 1 >= limit * players
+    card = move_card(move)
+    to = move_to(move)
+    stall = stall_count(obs)
+    ends = stall + 1 >= limit * p
     if to == TO_EXPEDITION and not ends:
         return move
-    if to == TO_DISCARD and (move >> 9) & 7 != DRAW_DECK:
+    if to == TO_DISCARD and move_draw(move) != DRAW_DECK:
         return move                                    # expert's own pile draw: a stall turn already
-    pile = _pile(obs, card // SLOTS)
+    pile = _pile(obs, suit_of(card))
     if pile < 0:
         return move
     # start no run on a card that is no use here; join one every other seat kept going
-    if not ends and stall < players - 1 and not _mine(obs, pile_top(obs, pile)):
+    if not ends and stall < p - 1 and not _mine(obs, pile_top(obs, pile)):
         return move
     return make_play(card, TO_DISCARD, 1 + pile)
 
 
-_N_PARAMS = K_LEAD + 1
-
-
-@njit(cache=True)
-def staller_on_engine(obs, params, mem):
-    """The staller on the engine's observation, through the old observation row (as expert)."""
-    row = np.zeros(OBS_LEN, np.int32)
-    fill_row(obs, row)
-    return staller_policy(row, carray(params, (_N_PARAMS,)), carray(mem, (4,)))
-
-
 STALLER = register(Policy(
-    "staller", staller_on_engine,
-    parameters={**EXPERT.parameters,
+    "staller", staller_policy,
+    parameters={**PARAMETERS,
                 "lead": Float(1.0, -1000, 1000, "points ahead on the board the side needs before it stalls")},
     doc="expert, but stalls (discards and draws off a discard pile) while its side is ahead on the board, "
         "to end the round by the stall rule"))

@@ -1,0 +1,64 @@
+"""Suit-blind bots: per-suit statistics agree across suits within sampling error.
+
+Every suit is dealt alike, so a bot that breaks no tie by suit opens, reaches and
+scores the same in each.  Per round, each suit's statistic less the round's mean
+over suits; its mean over the rounds must be 0 within 4.5 standard errors (a
+z bound that 12 statistics pass by chance with probability > 0.9999).  Every
+registered numba bot is held to it with its default parameters; the
+suit-ordered tie-breaks (``ties=suit``, the order before the suit-blind
+default) fail the same test.
+"""
+import numpy as np
+import pytest
+
+from lostcards.policies import names
+from lostcards.rules.ruleset import rules
+from lostcards.run.runner import play
+
+Z_MAX = 4.5
+# every registered bot, with the rounds of the fast test (search: its own slow budget, not here)
+BOTS = {"random": 40_000, "greedy": 40_000, "expert": 40_000, "staller": 20_000}
+NOT_HERE = {"search"}
+
+
+def suit_z(preset, players, spec, n, seed):
+    """z of each suit's opened / score / reached-sum offset from its round's mean, per statistic."""
+    r = rules(preset, players=players)
+    b = play(r, spec, spec, rounds=n, seed=seed, first=-1)
+    out = {}
+    for name, x in (("opened", b.side_suits[..., 0] > 0), ("score", b.side_suits[..., 2]),
+                    ("reached", b.seat_suits[..., 3])):
+        x = x.astype(np.float64).sum(axis=1)
+        d = x - x.mean(axis=1, keepdims=True)
+        out[name] = d.mean(axis=0) / (d.std(axis=0, ddof=1) / np.sqrt(n))
+    return out
+
+
+def _check(bot, preset, players, n, seed):
+    z = suit_z(preset, players, bot, n, seed)
+    for name, v in z.items():
+        assert np.abs(v).max() < Z_MAX, (bot, preset, players, name, np.round(v, 1))
+
+
+def test_every_bot_is_checked():
+    assert set(names()) - NOT_HERE == set(BOTS)
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_bots_are_suit_blind(bot, players):
+    _check(bot, "expeditions", players, BOTS[bot], 3)
+
+
+@pytest.mark.parametrize("bot", ["expert", "greedy"])
+def test_ties_by_suit_fail_the_test(bot):
+    z = suit_z("expeditions", 2, f"{bot}:ties=suit", 40_000, 3)
+    assert max(np.abs(v).max() for v in z.values()) > Z_MAX
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("preset", ["expeditions", "lost-cities"])
+@pytest.mark.parametrize("players", [1, 2, 4])
+@pytest.mark.parametrize("bot", sorted(BOTS))
+def test_bots_are_suit_blind_200k(bot, preset, players):
+    _check(bot, preset, players, 200_000, 5)
