@@ -31,6 +31,9 @@ COMMANDS = {
     "rule-tweaks": ("lostcards.cli.rule_tweaks", "rule_tweaks",
                     "What each of the adaptation's rule changes does to the game (writes rule-tweaks.csv, .md, "
                     "figures)."),
+    "analyze": ("lostcards.cli.analyze", "analyze",
+                "Expected points lost by each move of one seat in a round record, against the best move from "
+                "its information set."),
 }
 
 EXIT_HELP = """\b
