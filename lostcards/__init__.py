@@ -38,9 +38,9 @@ def _interrupted_while_starting(signum, frame):
 if _started_as_the_command_line() and _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
     _signal.signal(_signal.SIGINT, _interrupted_while_starting)
 
-from lostcards.numba_cache import use_cache_per_source  # noqa: E402
+from lostcards.numba_cache import use_cache_folder  # noqa: E402
 
-use_cache_per_source()
+use_cache_folder()
 
 from lostcards.errors import LostcardsError, RulesError  # noqa: E402
 from lostcards.rules.cards import format_card, parse_card  # noqa: E402

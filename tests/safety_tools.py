@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -40,6 +41,15 @@ def env(**extra) -> dict:
     return e
 
 
+def default_sigint() -> None:
+    """`preexec_fn` for a child a test will interrupt: Ctrl-C works in it whatever the test runner ignores
+    (a job started in the background inherits SIGINT ignored, and Python keeps it so)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+COMPILE_NOTICE = "lostcards: compiling "
+
+
 def sub(*args, cwd=None, timeout=600, **popen) -> subprocess.CompletedProcess:
     """`python -m lostcards ARGS` in a fresh process."""
     return subprocess.run([sys.executable, "-m", "lostcards", *map(str, args)], cwd=cwd, capture_output=True,
@@ -47,7 +57,8 @@ def sub(*args, cwd=None, timeout=600, **popen) -> subprocess.CompletedProcess:
 
 
 def lines(out: str, err: str = "") -> list[str]:
-    return [ln for ln in (out + err).splitlines() if ln.strip()]
+    """The non-empty lines of a command's output, the one-line compile notice aside (a cold cache prints it)."""
+    return [ln for ln in (out + err).splitlines() if ln.strip() and not ln.startswith(COMPILE_NOTICE)]
 
 
 def one_line(res, status: int, *words):

@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from safety_tools import default_sigint
+
 from lostcards import cli
 from lostcards.errors import BatchError
 from lostcards.records.replay import replay_record
@@ -129,7 +131,7 @@ def shards_done(out: Path) -> int:
 
 def start_and_stop(out: Path, sig, at_least: int, extra: float, args=()):
     """Start the command; once `at_least` shards are done, wait `extra` s and send `sig`."""
-    p = subprocess.Popen(lostcards_cmd(*KILL_ARGS, *args, "--out", out), env=env(),
+    p = subprocess.Popen(lostcards_cmd(*KILL_ARGS, *args, "--out", out), env=env(), preexec_fn=default_sigint,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 60
     while p.poll() is None and shards_done(out) < at_least and time.time() < deadline:

@@ -9,7 +9,7 @@ import sys
 import time
 
 import pytest
-from safety_tools import ROOT, cli, env, leftovers, lines, one_line, sub
+from safety_tools import ROOT, cli, default_sigint, env, leftovers, lines, one_line, sub
 
 from lostcards.cli.app import COMMANDS, EXIT_HELP
 from lostcards.cli.status import EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_FLAGGED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
@@ -19,15 +19,34 @@ def interrupt(args, cwd, after: float, wait: float = 60, started=None):
     """Start `lostcards ARGS` in its own process group and press Ctrl-C (SIGINT to the group) after `after` s
     (counted from when the file `started` appears, if given: a loaded machine may take a while to get there)."""
     p = subprocess.Popen([sys.executable, "-m", "lostcards", *map(str, args)], cwd=cwd, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env(), start_new_session=True)
+                         stderr=subprocess.PIPE, text=True, env=env(), start_new_session=True,
+                         preexec_fn=default_sigint)
     limit = time.time() + wait
     while started is not None and not started.exists() and p.poll() is None and time.time() < limit:
         time.sleep(0.05)
     time.sleep(after)
     t = time.time()
     os.killpg(p.pid, signal.SIGINT)
-    out, err = p.communicate(timeout=wait)
+    try:
+        out, err = p.communicate(timeout=wait)
+    except subprocess.TimeoutExpired:         # the premise is lost: fail now, not after the whole batch
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        pytest.fail(f"Ctrl-C not honoured within {wait} s: lostcards {' '.join(map(str, args))}")
     return p.returncode, out, err, time.time() - t
+
+
+def test_a_child_sees_ctrl_c_even_when_the_test_runner_ignores_it():
+    """The premise of every Ctrl-C test: a suite started from a background job ignores SIGINT, and a child
+    inherits that unless it is started with the default disposition."""
+    probe = [sys.executable, "-c", "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"]
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        plain = subprocess.run(probe, capture_output=True, text=True).stdout.strip()
+        fixed = subprocess.run(probe, capture_output=True, text=True, preexec_fn=default_sigint).stdout.strip()
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert (plain, fixed) == ("False", "True")
 
 
 @pytest.mark.parametrize("after", [0.15, 0.4, 0.8])
@@ -49,7 +68,7 @@ def test_finding_8_and_12_ctrl_c_inside_a_long_shard_is_honoured_at_once(tmp_pat
     sub("simulate", "--rounds", 20, "--policies", "expert,expert", "--no-progress", "--out", tmp_path / "warm")
     code, so, se, took = interrupt(["simulate", "--rounds", 2_000_000, "--shard-size", 2_000_000, "--policies",
                                     "expert,expert", "--no-progress", "--out", out], tmp_path, after=2,
-                                   started=out / "manifest.json")
+                                   wait=20, started=out / "manifest.json")
     one_line((code, so, se), EXIT_INTERRUPTED, "interrupted: finished shards are kept", "run the same command")
     assert took < 10, took
     m = json.loads((out / "manifest.json").read_text())
@@ -140,22 +159,6 @@ def test_finding_17_commands_that_need_no_engine_do_not_import_numba(tmp_path, a
     assert res.stdout.strip().splitlines()[-1] == "NUMBA False 0", res.stdout + res.stderr
 
 
-def test_finding_17_the_first_compile_is_announced_once(tmp_path, monkeypatch, capsys):
-    from lostcards import numba_cache
-    from lostcards.cli import common
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    assert numba_cache.cache_is_cold()
-    (tmp_path / "engine_x").mkdir()
-    (tmp_path / "engine_x" / "batch.run_batch-1.py311.nbi").write_bytes(b"")
-    assert not numba_cache.cache_is_cold()
-    monkeypatch.setattr(numba_cache, "cache_is_cold", lambda: True)
-    monkeypatch.setattr(common, "_told", False)
-    common.engine_notice()
-    common.engine_notice()
-    err = capsys.readouterr().err
-    assert err.count("compiling the engine once") == 1
-
-
 def test_finding_18_a_small_shard_size_warns(tmp_path):
     """Finding 18: --shard-size 1 ran 11 rounds/s rewriting the manifest per shard, silently."""
     code, out, err = cli("simulate", "--rounds", 200, "--shard-size", 10, "--no-progress", "--out", tmp_path / "s")
@@ -190,3 +193,15 @@ def test_finding_20_the_license_is_an_spdx_expression():
 def test_the_command_line_still_names_what_was_refused():
     assert lines(*cli("simulate", "--set", "hand_size=0")[1:]) == [
         "Error: hand_size = 0 is not allowed: 1..23 (2 hands must leave a draw pile from 48 cards)"]
+
+
+def test_ctrl_c_inside_a_long_search_decision_is_honoured_within_a_second(tmp_path):
+    """Issue 21: with search:iterations=1000000 one decision takes minutes; Ctrl-C ended the run 318 s later."""
+    out = tmp_path / "s"
+    sub("simulate", "--rounds", 2, "--policies", "search:iterations=10,random", "--no-progress",
+        "--out", tmp_path / "warm")                      # load (or compile) search's decider first
+    code, so, se, took = interrupt(["simulate", "--rounds", 1000, "--policies", "search:iterations=1000000,random",
+                                    "--no-progress", "--out", out], tmp_path, after=3, wait=20,
+                                   started=out / "manifest.json")
+    one_line((code, so, se), EXIT_INTERRUPTED, "interrupted")
+    assert took < 3, took

@@ -9,6 +9,7 @@ from numba import njit
 import lostcards
 from lostcards.engine import core
 from lostcards.engine.bits import offset, ptr
+from lostcards.engine.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
 from lostcards.engine.layout import (
     MEM_WORDS,
     R_CARDS,
@@ -27,7 +28,6 @@ from lostcards.engine.moves import TO_DISCARD, move_card, move_to
 from lostcards.engine.observation import deck_size, players
 from lostcards.policies.random import random_policy
 from lostcards.policies.search import ISMCTS
-from lostcards.policies.search.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
 from lostcards.rules.cards import SLOTS, deck_codes
 from lostcards.run.runner import play, play_records
 

@@ -5,7 +5,7 @@ For every turn of the chosen seat (docs/analyze.md has the method):
 1. the reference engine replays the record to that turn and gives the seat's
    observation; every legal move there is a candidate;
 2. ``samples`` determinizations of the hidden cards, consistent with that
-   observation, are dealt once (``search.determinize``); each candidate is
+   observation, are dealt once (``engine.determinize``); each candidate is
    applied to each of them and the round played out by one fixed policy for
    every seat (``expert`` by default: an evaluator, not the ``search`` bot); the
    seat's side margin is the value (its score in solitaire);
@@ -162,13 +162,15 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
                   search: Optional[str] = None) -> RoundLoss:
     """The loss of every move of `seat` in `record` (a dict or JSON text); ``search``: a policy spec
     whose own choice is shown too (e.g. ``"search:iterations=2000"``), or None."""
-    from lostcards.analysis.analyze_kernel import margins
+    from lostcards.analysis.analyze_kernel import MARGINS_SIG, margins
     from lostcards.engine.convert import from_observation
     from lostcards.engine.deal import card_set
     from lostcards.engine.moves import from_reference
-    from lostcards.engine.policy import decider
+    from lostcards.engine.policy import decider, decider_entry
+    from lostcards.numba_cache import Entry, compile_all
     from lostcards.policies import resolve
     from lostcards.rules.ruleset import check_int
+    from lostcards.run.threads import call
 
     samples = check_int("samples", samples, 2, MAX_SAMPLES, "determinizations a turn", BadArgument)
     seed = check_int("seed", seed, 0, 2**62, "", BadArgument)
@@ -184,6 +186,7 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
     ev = resolve(evaluator)
     if ev.kernel is None:
         raise BadArgument(f"evaluator {evaluator!r} has no numba version (play-outs run in the engine)")
+    compile_all([Entry(margins, MARGINS_SIG, "the play-outs", 10.0), decider_entry(ev.kernel, ev.name)])
     decide, params = decider(ev.kernel), ev.params
     chooser = _searcher(search) if search else None
     rnd = rec.deal.round()
@@ -203,7 +206,7 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
             step = max(1, CHUNK_STATES // samples)
             for a in range(0, m.shape[0], step):      # the same determinizations in every chunk
                 part = np.zeros((min(step, m.shape[0] - a), samples))
-                margins(obs, m[a:a + step], samples, seed, 2 * k, disc[0], disc[1], decide, params, part)
+                call(margins, obs, m[a:a + step], samples, seed, 2 * k, disc[0], disc[1], decide, params, part)
                 screen[a:a + part.shape[0]] = part
             if np.isinf(screen).any():
                 raise RuntimeError(f"turn {k}: the evaluator's play-out broke the rules")  # a bug
@@ -214,8 +217,8 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
             rank = 1 + int((means > means[j]).sum())
             pick = chooser(obs, seed, k) if chooser else None
             fresh = np.zeros((2 + (pick is not None), samples))
-            margins(obs, np.asarray([moves[b], played] + ([pick] if pick is not None else []), np.int64),
-                    samples, seed, 2 * k + 1, disc[0], disc[1], decide, params, fresh)
+            call(margins, obs, np.asarray([moves[b], played] + ([pick] if pick is not None else []), np.int64),
+                 samples, seed, 2 * k + 1, disc[0], disc[1], decide, params, fresh)
             loss, h = (0.0, 0.0) if moves[b] == played else _paired(fresh[:2])
             if pick is not None and np.isnan(fresh[2, 0]):
                 raise RuntimeError(f"turn {k}: {search} chose an illegal move")   # a bug of that policy
@@ -232,12 +235,15 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
 
 def _searcher(spec: str):
     """A function (obs, seed, turn) -> the move the policy `spec` chooses (its stream from seed, turn)."""
-    from lostcards.analysis.analyze_kernel import choose
+    from lostcards.analysis.analyze_kernel import CHOOSE_SIG, choose
+    from lostcards.numba_cache import Entry, compile_all
     from lostcards.policies import resolve
+    from lostcards.run.threads import call
     pol = resolve(spec)
     if pol.kernel is None:
         raise BadArgument(f"policy {spec!r} has no numba version")
-    return lambda obs, seed, turn: int(choose(pol.kernel, obs, pol.params, seed, turn))
+    compile_all([Entry(choose, CHOOSE_SIG, "the search's chooser", 10.0)])
+    return lambda obs, seed, turn: int(call(choose, pol.kernel, obs, pol.params, seed, turn))
 
 
 # ---- output ----------------------------------------------------------------------------------

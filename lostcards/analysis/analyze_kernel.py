@@ -2,7 +2,7 @@
 
 ``margins(obs, moves, k, seed, stream, disc0, disc1, decide, params, out)`` deals ``k``
 determinizations of the hidden cards consistent with the seat's observation
-(``search.determinize``: a uniform shuffle of what the seat cannot see), then,
+(``engine.determinize``: a uniform shuffle of what the seat cannot see), then,
 for each candidate move, applies it to every one of them and plays the round
 out with one policy for every seat, through that policy's compiled decider (the
 batch loop's own first-class function: nothing of the policy is compiled here).
@@ -14,22 +14,23 @@ paired (common random numbers).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
 from lostcards.engine.bits import alive, offset, ptr
 from lostcards.engine.core import ended, side_score
+from lostcards.engine.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
 from lostcards.engine.layout import M_RNG, MEM_WORDS, SLOT_MEM_WORDS, STATE_WORDS
 from lostcards.engine.observation import deck_size, players, seat
 from lostcards.engine.policy import OBS_TYPE, DecideType, PolicyType
 from lostcards.engine.rng import seed_stream
-from lostcards.policies.search.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
+from lostcards.numba_cache import jit
 from lostcards.policies.search.playout import MAX_TURNS, step
 
-_SIG = types.void(OBS_TYPE, types.int64[::1], types.int64, types.int64, types.int64, types.int64,
+MARGINS_SIG = types.void(OBS_TYPE, types.int64[::1], types.int64, types.int64, types.int64, types.int64,
                   types.int64, DecideType, types.float64[::1], types.float64[:, ::1])
 
 
-@njit(_SIG, cache=True)
+@jit(nogil=True)
 def margins(obs, moves, k, seed, stream, disc0, disc1, decide, params, out):
     """out[j, i]: the side margin of move j played out from determinization i (module docstring)."""
     me = seat(obs)
@@ -116,7 +117,10 @@ def margins(obs, moves, k, seed, stream, disc0, disc1, decide, params, out):
     alive(chosen_a)
 
 
-@njit(types.int64(PolicyType, OBS_TYPE, types.float64[::1], types.int64, types.int64), cache=True)
+CHOOSE_SIG = types.int64(PolicyType, OBS_TYPE, types.float64[::1], types.int64, types.int64)
+
+
+@jit(nogil=True)
 def choose(policy, obs, params, seed, turn):
     """The move `policy` chooses from `obs`, its stream seeded from (seed, turn), scratch words zero."""
     mem_a = np.zeros(MEM_WORDS, np.uint64)

@@ -20,7 +20,7 @@ hand limit, so it is not always reachable: it is a ceiling, not the optimum.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from lostcards.engine.bits import alive, as_bytes, offset, ptr
 from lostcards.engine.core import (
@@ -44,12 +44,13 @@ from lostcards.engine.layout import (
     S_ORDER,
     STATE_WORDS,
 )
+from lostcards.numba_cache import jit
 from lostcards.rules.cards import SLOTS
 from lostcards.rules.ruleset import Ruleset
 from lostcards.rules.ruleset import rules as make_rules
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _suit_best(cost, bonus_cards, bonus_points, total, numbers, investments):
     if numbers + investments == 0:
         return 0
@@ -65,7 +66,7 @@ def _suit_best(cost, bonus_cards, bonus_points, total, numbers, investments):
     return best
 
 
-@njit(cache=True)
+@jit
 def _ceiling(rb, seed, round_index):
     """One deal's ceiling: the engine deals it, then each suit's cards in play are tallied."""
     state = np.zeros(STATE_WORDS, np.int64)
@@ -92,7 +93,7 @@ def _ceiling(rb, seed, round_index):
     return best
 
 
-@njit(cache=True, parallel=True)
+@jit(parallel=True)
 def _ceilings(rb, seed, start, n, out):
     for i in prange(n):
         out[i] = _ceiling(rb, seed, start + i)

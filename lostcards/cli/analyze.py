@@ -5,7 +5,7 @@ import json
 
 import click
 
-from lostcards.cli.common import SEED, SEED_HELP, Count, engine_notice
+from lostcards.cli.common import SEED, SEED_HELP, Count
 
 
 @click.command("analyze")
@@ -37,7 +37,6 @@ def analyze(record, seat, index, samples, evaluator, search, seed, as_json, figu
     except OSError as e:
         raise click.ClickException(f"cannot read {record}: {e.strerror or e}") from None
     rec = pick_record(data, index)
-    engine_notice()
     res = analyze_round(rec, seat=seat, samples=samples, seed=seed, evaluator=evaluator, search=search)
     if figure_path:
         figure(res, figure_path)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import click
 
-from lostcards.cli.common import Count, engine_notice
+from lostcards.cli.common import Count
 
 
 @click.command()
@@ -16,5 +16,4 @@ from lostcards.cli.common import Count, engine_notice
 def bench(rounds, json_path, yardstick):
     """Rounds per second for random vs random, on one core and on all cores."""
     from lostcards.run.bench import run_bench
-    engine_notice()
     run_bench(rounds, json_path, yardstick)

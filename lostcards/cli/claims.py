@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from lostcards.analysis.claims.runner import BUDGET_S, MAX_STAGES
-from lostcards.cli.common import SEED, SEED_HELP, THREADS, engine_notice
+from lostcards.cli.common import SEED, SEED_HELP, THREADS
 
 
 @click.command("claims")
@@ -45,7 +45,6 @@ def claims(ids, quick, out, seed, threads, budget, stages, directory):
                *(f"figures/{c}.{x}" for c in chosen for x in ("png", "svg"))]
     identity = {"claims": sorted(chosen) if ids else "all", "quick": quick, "seed": seed}
     with claim(Path(out), "claims", identity, outputs, command) as c:
-        engine_notice()
         try:
             with c.staging() as tmp:      # the report whole, or nothing: a failure leaves `out` as it was
                 df = run_claims(ids, out=tmp, quick=quick, seed=seed, directory=directory, threads=threads,

@@ -52,22 +52,6 @@ SEED = Count(0, 2**63 - 1)
 SEED_HELP = "The seed: round i of seed s is the same round whatever the workers, threads or shard size."
 THREADS = Count(1, 1024)
 
-_told = False
-
-
-def engine_notice(say=None) -> None:
-    """Say once, on stderr, that the engine is about to be compiled (a cold numba cache: the first run
-    after installing or changing lostcards), so a minute of silence is not taken for a hang."""
-    global _told
-    from lostcards.numba_cache import cache_is_cold
-    if _told or not cache_is_cold():
-        return
-    _told = True
-    (say or (lambda s: click.echo(s, err=True)))(
-        "lostcards: compiling the engine once for this version of lostcards (about a minute; "
-        "later runs start at once) ...")
-
-
 def fail(e: LostcardsError):
     """A library refusal as click's one-line error (exit status 1)."""
     raise click.ClickException(str(e)) from None

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from lostcards.analysis import rule_tweaks as rt
-from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count, engine_notice
+from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count
 from lostcards.rules.ruleset import check_int
 
 OUTPUTS = ("rule-tweaks.csv", "rule-tweaks.md", "rule-tweaks.json",
@@ -66,7 +66,6 @@ def rule_tweaks(out, rounds, edge_rounds, seed, depth_deals, budgets, players, t
     identity = {"seed": seed, "rounds": rounds, "edge_rounds": edge_rounds, "players": list(players_),
                 "depth_deals": depth_deals, "budgets": list(budgets_)}
     with claim(out, "rule-tweaks", identity, OUTPUTS, command) as c:
-        engine_notice()
         try:
             res = rt.run(rounds, seed, depth_deals, budgets_, players_, threads,
                          say=lambda s: click.echo(s, err=True), edge_rounds=edge_rounds)

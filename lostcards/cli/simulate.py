@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count, engine_notice
+from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count
 from lostcards.rules.ruleset import PRESETS
 from lostcards.run.shards import MAX_ROUNDS, MAX_SHARDS, SHARD_MEMORY
 
@@ -82,8 +82,6 @@ def simulate(preset, sets, players, policies, rounds, seed, first, out, csv, rec
     out = Path(out)
     backend = backends.make(workers, threads, scheduler, dask_local)
     progress = Progress(sys.stderr) if show_progress else None
-    if not isinstance(backend, backends.Dask):
-        engine_notice()
     try:
         run(spec, out, command=command, csv=csv, records=records, threads=threads,
             progress=progress, backend=backend, log=lambda line: click.echo(line, err=True))

@@ -10,7 +10,7 @@ import click
 
 from lostcards.analysis.sweep import CHECKS, THRESHOLDS, build_cells, choose_baseline, parse_grid, run_sweep
 from lostcards.analysis.sweep_report import summary, write
-from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count, Number, engine_notice
+from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count, Number
 from lostcards.errors import SweepError
 from lostcards.policies import split_policies
 from lostcards.rules.ruleset import PRESETS, check_int, format_value, parse_overrides
@@ -111,7 +111,6 @@ def _sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds,
                   if opps else "no duplicate deals (--opponents none)")
             say(f"sweep: {len(cells)} cell{'s' if len(cells) != 1 else ''} x {rounds:,} self-play rounds "
                 f"({pol}) + {vs}, seed {seed}")
-        engine_notice(say)
         try:
             res = run_sweep(cells, pol, opps, rounds, seed, skill_rounds, base, thresholds, threads, say,
                             store=CellStore(out))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count, Number, engine_notice
+from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count, Number
 from lostcards.errors import TournamentError
 
 FILES = ("pairs.csv", "ratings.csv", "policies.csv", "looks.csv", "tournament.png", "manifest.json")
@@ -74,7 +74,6 @@ def _play(c, r, pols, rounds, block, target, fixed, seed, first, bootstrap, thre
     from lostcards.analysis.tournament import ALPHA, boundary_z, max_looks, run_tournament
     from lostcards.analysis.tournament_report import report, write
     from lostcards.run.batchdir import versions
-    engine_notice()
     t0 = time.time()
     try:
         tabs = run_tournament(r, pols, rounds, seed, block=block, target=target, sequential=not fixed,

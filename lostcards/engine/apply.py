@@ -9,7 +9,6 @@ branch on the move (a random policy makes such branches unpredictable).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from lostcards.engine.bits import as_bytes, offset
 from lostcards.engine.layout import (
@@ -83,6 +82,7 @@ from lostcards.engine.state import (
     card_bit,
     card_word,
     deck_left,
+    draw_options,
     ended,
     forget,
     hand_at,
@@ -94,11 +94,12 @@ from lostcards.engine.state import (
     remove_card,
     suit_of,
 )
+from lostcards.numba_cache import jit
 from lostcards.rules.cards import SLOTS
 
 _I = np.int64
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def end_checks(st, deck_emptied, fast):
     """Deck, stall, hand-empty, capped: in that order, after every turn (docs/engine.md).
     (R_STALL_END and R_TURN_CAP hold a huge number when there is no such limit.)"""
@@ -116,12 +117,12 @@ def end_checks(st, deck_emptied, fast):
             st[S_ENDED] = END_CAPPED
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _next_seat(st):
     st[S_SEAT] = (st[S_SEAT] + 1) & (st[R_PLAYERS] - 1)     # players is 1, 2 or 4
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _decoded(m, fast):
     """A play's fields as the check and the apply both use them (one computation, shared):
     card (0 when out of range), its word and bit, suit, slot, discard flag, draw."""
@@ -134,7 +135,7 @@ def _decoded(m, fast):
     return valid, c, w, b, suit, c - SLOTS * suit, move_to(m), move_draw(m)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _play_ok(st, seat, m, fast):
     """1 if a play is legal, computed without a branch on the move (a random policy makes
     such branches unpredictable); _play_error names the rule when it is not.  `fast`: the
@@ -145,23 +146,16 @@ def _play_ok(st, seat, m, fast):
         hand |= st[hand_at(seat, 1, w)]
     # held, and taken by the expedition unless it is discarded
     placed = (hand & (st[S_ACC + 2 * (seat & 1) + w] | -disc)) & b
-    # every legal `draw` as a bit: 0 the deck, 1 + s pile s (not the one discarded onto),
-    # 7 nothing (solitaire)
-    left = _I(deck_left(st) > 0)
-    if st[R_PLAYERS] > 1:
-        allowed = (left | ((st[S_NONEMPTY] & 63) << 1)) & ~(disc << (suit + 1))
-    else:
-        allowed = left | (1 << DRAW_NONE)
-    return valid & _I(placed != 0) & (allowed >> draw) & 1
+    return valid & _I(placed != 0) & (draw_options(st, suit, disc) >> draw) & 1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def in_deck(st, card):
     """True if `card` (any int) is a card of this ruleset's deck."""
     return 0 <= card < 72 and st[R_ALL + card_word(card)] & card_bit(card) != 0
 
 
-@njit(cache=True)
+@jit
 def _play_error(st, seat, m):
     """The rule an illegal play breaks (0 if it is legal)."""
     players = st[R_PLAYERS]
@@ -198,19 +192,24 @@ def _play_error(st, seat, m):
     return 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
+def pass_held(st, seat, m):
+    """True if the seat holds the two cards of pass `m` (two copies when both are one card)."""
+    c1 = move_card(m)
+    c2 = move_card2(m)
+    if c1 == c2:
+        return holds(st, seat, c1) >= 2
+    return holds(st, seat, c1) > 0 and holds(st, seat, c2) > 0
+
+
+@jit(inline=True)
 def _check_pass(st, seat, m):
     """SPEC §5.1's order: 4 players; two held cards (copies counted); the hand; not twice."""
     if st[R_PLAYERS] != 4:
         return E_PASS_NOT_FOUR
-    c1 = move_card(m)
-    c2 = move_card2(m)
-    if not (in_deck(st, c1) and in_deck(st, c2)):
+    if not (in_deck(st, move_card(m)) and in_deck(st, move_card2(m))):
         return E_NOT_A_MOVE
-    if c1 == c2:
-        if holds(st, seat, c1) < 2:
-            return E_PASS_NOT_HELD
-    elif holds(st, seat, c1) == 0 or holds(st, seat, c2) == 0:
+    if not pass_held(st, seat, m):
         return E_PASS_NOT_HELD
     if hand_size(st, seat) < st[R_PASS_MIN]:
         return E_PASS_HAND_SMALL
@@ -219,7 +218,7 @@ def _check_pass(st, seat, m):
     return 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def check(st, m):
     """0 if the seat to move may make move `m` now, else its Illegal code; changes nothing."""
     if st[R_SIMPLE] != 0:
@@ -227,7 +226,7 @@ def check(st, m):
     return check_as(st, m, False)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def check_as(st, m, fast):
     """check(); `fast` must be st[R_SIMPLE] != 0 (a constant after inlining)."""
     if ended(st):
@@ -241,7 +240,7 @@ def check_as(st, m, fast):
     return _play_error(st, st[S_SEAT], m)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _do_play(st, seat, m, fast):
     """A legal play.  Both ways of the play (expedition or discard) and of the draw (deck,
     pile or nothing) are computed and the right one kept with masks: no branch on the move.
@@ -328,7 +327,7 @@ def _do_play(st, seat, m, fast):
     end_checks(st, (players > 1) & (from_deck == 1) & (pos + 1 == st[R_CARDS]), fast)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _do_pass(st, seat, m):
     partner = seat ^ 2
     for card in (move_card(m), move_card2(m)):
@@ -343,7 +342,7 @@ def _do_pass(st, seat, m):
     end_checks(st, False, False)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def apply(st, m):
     """Play move `m` for the seat to move: 0 and the turn is done (the round may end), or an
     Illegal code and nothing changed but the error word (the round stops there)."""
@@ -352,7 +351,7 @@ def apply(st, m):
     return apply_as(st, m, False)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def apply_as(st, m, fast):
     """apply(); `fast` must be st[R_SIMPLE] != 0 (a constant after inlining)."""
     seat = st[S_SEAT]
@@ -377,7 +376,14 @@ def apply_as(st, m, fast):
     return 0
 
 
-@njit(cache=True)
+@jit
+def step(st, m):
+    """``apply``, as one function that its callers share instead of inlining (a bot's play-outs,
+    the analysis): one copy of the rules core in their code."""
+    return apply(st, m)
+
+
+@jit
 def _refuse(st, m):
     """An illegal move: the round stops with its code (nothing else changes); returns it.
     (The general check has the last word: a move the fast test refused that it allows is

@@ -1,7 +1,7 @@
 """The batch loop: many rounds in flight per worker, one decider call a side per step.
 
-Each worker (a ``prange`` chunk, played by ``play_chunk``, a separately
-compiled function) keeps ``K`` rounds in flight.  A step asks side A's decider
+Each chunk of rows (``play_chunk``, which releases the GIL, so the runner's
+threads play chunks side by side) keeps ``K`` rounds in flight.  A step asks side A's decider
 to play a turn in every round where a side-A seat is to move, then side B's
 (the decider observes and asks its policy), then checks and applies every move
 (an illegal move stops that round with its code); a finished round writes its
@@ -15,9 +15,9 @@ The same loop, with a turn log, plays chosen rounds again for records
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import types
 
-from lostcards.engine.bits import alive, as_bytes, offset, ptr
+from lostcards.engine.bits import alive, as_bytes, load_relaxed, offset, ptr
 from lostcards.engine.core import (
     END_ILLEGAL,
     apply,
@@ -56,6 +56,7 @@ from lostcards.engine.layout import (
 )
 from lostcards.engine.moves import E_LOG_FULL
 from lostcards.engine.policy import DecideType
+from lostcards.numba_cache import jit
 
 K_DEFAULT = 16
 _I = np.int64
@@ -63,12 +64,12 @@ _F_PLAYS, _F_DISCARDS, _F_DECK = COUNTS.field("plays", "discards", "deck")
 _F_PILE, _F_PASSES = COUNTS2.field("pile", "passes")
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _f(word, f):
     return (word >> f[0]) & f[1]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _results(st, row, p_round, p_seat, p_suit, p_side):
     """One finished round into the statistics arrays (runner.Batch's columns) at `row`."""
     players = st[R_PLAYERS]
@@ -118,18 +119,20 @@ def _results(st, row, p_round, p_seat, p_suit, p_side):
                 p_suit[q + 2 * k + 1] = lane_sum(a) + lane_sum(b)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _first(first_mode, r, players):
     return first_mode if first_mode >= 0 else r % players
 
 
-@njit(cache=True)
-def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b, pp_b, k_slots,
-               out_round, out_seat, out_suit, out_side, logs, orders, pid_of, errors):
+@jit(nogil=True)
+def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, params_a, dec_b, params_b, k_slots,
+               out_round, out_seat, out_suit, out_side, logs, orders, pid_of, errors, stop):
     """Play rows row0..row1-1 (round start + row, or ids[row]) with k_slots rounds in flight.
 
     Statistics go to the out_* arrays (when they have rows), move logs and dealt
-    orders to logs / orders (when they have rows; logs[row] ends with -1)."""
+    orders to logs / orders (when they have rows; logs[row] ends with -1).  It
+    returns early, leaving rows unplayed, once another thread sets ``stop[0]``
+    (an interrupt).  The GIL is released: threads play chunks side by side."""
     n = row1 - row0
     if n <= 0:
         return
@@ -161,6 +164,9 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b,
     p_pid = ptr(pid_of)
     p_err = ptr(errors)
     p_ids = ptr(ids)
+    pp_a = ptr(params_a)
+    pp_b = ptr(params_b)
+    p_stop = ptr(stop)
     by_id = ids.shape[0] > 0
     # Every round in the list has a seat of side `step & 1` to move (solitaire: side 0), so a
     # step is one decider call; a round dealt with the other side to move waits a step.
@@ -179,6 +185,8 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b,
     n_list = _I(0)
     rebuild = _I(0)                      # the step at which the list must be built again
     while live > 0:
+        if load_relaxed(p_stop) != 0:
+            break
         if step >= rebuild:
             n_list = 0
             rebuild = _I(1) << 62
@@ -240,7 +248,7 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, pp_a, dec_b,
     alive(rows_a)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _log_end(st, row, cap, n_cards, p_log, p_order, p_pid, p_err):
     """A logged round's end: -1 after its last move, its dealt order (physical ids)."""
     for i in range(st[S_TURN], cap):      # an illegal move is not kept: its code is
@@ -251,19 +259,8 @@ def _log_end(st, row, cap, n_cards, p_log, p_order, p_pid, p_err):
     p_err[row] = st[S_ERROR]
 
 
-_BATCH_SIG = types.void(
-    types.int64[::1], types.int64, types.int64, types.int64[::1], types.int64, types.int64,
-    DecideType, types.float64[::1], DecideType, types.float64[::1], types.int64, types.int64,
+CHUNK_SIG = types.void(
+    types.int64[::1], types.int64, types.int64, types.int64[::1], types.int64, types.int64, types.int64,
+    DecideType, types.float64[::1], DecideType, types.float64[::1], types.int64,
     types.int64[:, ::1], types.int32[:, :, ::1], types.int16[:, :, :, ::1], types.int16[:, :, :, ::1],
-    types.int64[:, ::1], types.int32[:, ::1], types.int16[::1], types.int64[::1])
-
-
-@njit(_BATCH_SIG, cache=True, parallel=True)
-def run_batch(rb, seed, start, ids, n, first_mode, dec_a, pp_a, dec_b, pp_b, k_slots, chunks,
-              out_round, out_seat, out_suit, out_side, logs, orders, pid_of, errors):
-    """Play n rounds (start + row, or ids[row]) in `chunks` parallel pieces."""
-    per = (n + chunks - 1) // chunks
-    for c in prange(chunks):
-        play_chunk(rb, seed, start, ids, c * per, min(n, c * per + per), first_mode, dec_a,
-                   ptr(pp_a), dec_b, ptr(pp_b), k_slots, out_round, out_seat, out_suit, out_side,
-                   logs, orders, pid_of, errors)
+    types.int64[:, ::1], types.int32[:, ::1], types.int16[::1], types.int64[::1], types.int64[::1])

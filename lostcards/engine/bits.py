@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import llvmlite.binding as _llvm
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from lostcards.numba_cache import jit
 
 _llvm.initialize_native_target()
 HAS_PDEP = "+bmi2" in _llvm.get_host_cpu_features().flatten().split(",")
@@ -59,12 +61,12 @@ def _pdep(typingctx, src, mask):
 
 
 if HAS_PDEP:
-    @njit(cache=True, inline="always")
+    @jit(inline=True)
     def kth_bit(m, k):
         """The index of the k-th (from 0) lowest set bit of m; 64 when m has k bits or fewer."""
         return trailing_zeros(_pdep(types.int64(1) << k, m))
 else:                                           # pragma: no cover - CPUs without BMI2
-    @njit(cache=True, inline="always")
+    @jit(inline=True)
     def kth_bit(m, k):
         """The index of the k-th (from 0) lowest set bit of m; 64 when m has k bits or fewer."""
         for _ in range(k):
@@ -84,25 +86,25 @@ def opaque(typingctx, x):
     return types.int64(x), codegen
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def choose(mask, a, b):
     """a where mask is all ones, b where it is 0 (bitwise, no branch)."""
     return (a & mask) | (b & ~mask)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def bit(i):
     """The word with only bit i set (i in 0..63)."""
     return types.int64(1) << i
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def lowest(m):
     """The index of the lowest set bit (64 for 0)."""
     return trailing_zeros(m)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def highest(m):
     """The index of the highest set bit (-1 for 0)."""
     return 63 - leading_zeros(m)
@@ -179,7 +181,18 @@ def stack_u64(typingctx, n):
     return rt(n), codegen
 
 
-@njit(cache=True, inline="always")
+@intrinsic
+def load_relaxed(typingctx, p):
+    """The word at `p`, read afresh each time (an atomic load): another thread may change it."""
+    if not isinstance(p, types.CPointer):
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.load_atomic(args[0], "monotonic", 8)
+    return p.dtype(p), codegen
+
+
+@jit(inline=True)
 def alive(arr):
     """A use of `arr` (it changes nothing): numba frees an array after its last use, and taking
     a raw pointer is not one, so code that works through ``ptr(arr)`` calls this when done."""
@@ -187,7 +200,7 @@ def alive(arr):
         arr[0] = arr[0]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def copy_words(dst, src, n):
     """dst[0:n] = src[0:n] (int64 pointers)."""
     for i in range(n):

@@ -7,39 +7,36 @@ code), ``hi`` suit 5 (bit = code - 60).  A *lane* is one suit's 12 slots as a
 """
 from __future__ import annotations
 
-from numba import njit
-
 from lostcards.engine.bits import kth_bit, lowest, popcount
+from lostcards.engine.layout import HI_BASE, LANE, NUMBER_SLOTS, PILE_BITS, PILE_ENTRY  # noqa: F401 (re-exported)
+from lostcards.engine.state import pile_entry  # noqa: F401  (re-exported for policies)
 from lostcards.engine.state import suit_of as _suit_of
+from lostcards.numba_cache import jit
 from lostcards.rules.cards import SLOTS
-
-HI_BASE = 60
-LANE = (1 << SLOTS) - 1
-
 
 # ---- cards -----------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def card_of(suit, slot):
     return suit * SLOTS + slot
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def suit_of(card):
     return _suit_of(card)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def slot_of(card):
     return card - SLOTS * _suit_of(card)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def is_investment(card):
     return slot_of(card) < 3
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def value_of(card):
     """A number card's value (2..10); 0 for an investment."""
     s = slot_of(card)
@@ -48,55 +45,55 @@ def value_of(card):
 
 # ---- card sets: (lo, hi) ---------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def count(cs):
     return popcount(cs[0]) + popcount(cs[1])
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def is_empty(cs):
     return (cs[0] | cs[1]) == 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def has(cs, card):
     if card >= HI_BASE:
         return (cs[1] >> (card - HI_BASE)) & 1 == 1
     return (cs[0] >> card) & 1 == 1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def both(a, b):
     """Cards in both sets."""
     return (a[0] & b[0], a[1] & b[1])
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def either(a, b):
     return (a[0] | b[0], a[1] | b[1])
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def minus(a, b):
     """Cards of a not in b."""
     return (a[0] & ~b[0], a[1] & ~b[1])
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def with_card(cs, card):
     if card >= HI_BASE:
         return (cs[0], cs[1] | (1 << (card - HI_BASE)))
     return (cs[0] | (1 << card), cs[1])
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def without(cs, card):
     if card >= HI_BASE:
         return (cs[0], cs[1] & ~(1 << (card - HI_BASE)))
     return (cs[0] & ~(1 << card), cs[1])
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def lowest_card(cs):
     """The lowest code in the set, -1 if empty (iterate: take it, then ``without``)."""
     if cs[0] != 0:
@@ -106,7 +103,7 @@ def lowest_card(cs):
     return -1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def kth_card(cs, k):
     """The k-th (from 0) lowest code of the set (k < count(cs))."""
     if cs[1] == 0:                      # at most 5 suits: one word (free when it is a constant)
@@ -115,7 +112,7 @@ def kth_card(cs, k):
     return kth_bit(cs[0], k) if k < c else HI_BASE + kth_bit(cs[1], k - c)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def kth_of_hand(once, twice, k):
     """The k-th card of a hand in order with copies counted: ``once`` the cards held,
     ``twice`` those held twice (``hand_doubles``); -1 past the end."""
@@ -132,7 +129,7 @@ def kth_of_hand(once, twice, k):
     return -1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def lane(cs, suit):
     """A suit's 12 slots out of a card set."""
     if suit >= 5:
@@ -140,7 +137,17 @@ def lane(cs, suit):
     return (cs[0] >> (SLOTS * suit)) & LANE
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
+def pile_lane(lo):
+    """The slots of a discard pile that holds each slot at most once (no second copies, so at
+    most 12 entries, all in its first word), as a lane; computed without a branch."""
+    m = 0
+    for k in range(SLOTS):
+        m |= (1 << ((lo >> (PILE_BITS * k)) & PILE_ENTRY)) >> 1
+    return m
+
+
+@jit(inline=True)
 def lane_cards(suit, lane_mask):
     """The card set of a suit's lane."""
     if suit >= 5:

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from numba import types
 
-from lostcards.engine.apply import apply, apply_as, check, check_as
+from lostcards.engine.apply import apply, apply_as, check, check_as, pass_held, step
 from lostcards.engine.bits import as_u64
 from lostcards.engine.deal import (
                                    add_to_hand,
@@ -48,7 +48,7 @@ from lostcards.engine.deal import (
                                    rules_block,
                                    set_deck,
 )
-from lostcards.engine.layout import STATE_WORDS
+from lostcards.engine.layout import HI_BASE, LANE, NUMBER_SLOTS, STATE_WORDS
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, draw_pile, make_pass, make_play
 from lostcards.engine.state import (
                                    END_CAPPED,
@@ -57,14 +57,14 @@ from lostcards.engine.state import (
                                    END_ILLEGAL,
                                    END_NONE,
                                    END_STALL,
-                                   HI_BASE,
-                                   LANE,
-                                   NUMBER_SLOTS,
+                                   accepted,
                                    can_pass,
                                    deck_left,
+                                   draw_options,
                                    ended,
                                    expedition_score,
                                    hand_size,
+                                   held,
                                    holds,
                                    lane_cards,
                                    lane_investments,
@@ -72,7 +72,9 @@ from lostcards.engine.state import (
                                    lane_sum,
                                    observe,
                                    observe_as,
+                                   pile_entry,
                                    pile_top_card,
+                                   score_of,
                                    seat_to_move,
                                    side_score,
                                    suit_of,
@@ -81,7 +83,8 @@ from lostcards.engine.state import (
 STATE_TYPE = types.CPointer(types.int64)
 MEM_TYPE = types.CPointer(types.uint64)
 __all__ = [
-    "apply", "apply_as", "check", "check_as", "as_u64", "add_to_hand", "card_set", "clear_round",
+    "apply", "apply_as", "check", "check_as", "pass_held", "step", "accepted", "draw_options", "held",
+    "pile_entry", "score_of", "as_u64", "add_to_hand", "card_set", "clear_round",
     "codes_of", "copy_state", "deal", "deal_order", "load_rules", "obs_rules_words", "physical_ids",
     "rules_block", "set_deck", "STATE_WORDS", "DRAW_DECK", "DRAW_NONE", "TO_DISCARD",
     "TO_EXPEDITION", "draw_pile", "make_pass", "make_play", "END_CAPPED", "END_DECK",

@@ -8,7 +8,6 @@ physical ids on stream (seed, round, 0)); ``deal_order`` deals a given order
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from lostcards.engine.bits import as_bytes, offset, stack_u64
 from lostcards.engine.layout import (
@@ -48,20 +47,21 @@ from lostcards.engine.state import (
     hand_at,
     reached_at,
 )
+from lostcards.numba_cache import jit
 from lostcards.rules.cards import SLOTS, deck_codes
 
 _I = np.int64
 
 # ---- building a state -------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def load_rules(st, rb):
     """Copy a rules block (rules_block, as a pointer) into the state's first words."""
     for i in range(RULES_WORDS):
         st[i] = rb[i]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def clear_round(st):
     """Zero the round (the rules stay): no cards anywhere, seat 0 to move."""
     for i in range(ROUND_START, STATE_WORDS):
@@ -72,13 +72,13 @@ def clear_round(st):
         st[S_ACC + 2 * side + 1] = st[R_ALL + 1]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def copy_state(dst, src):
     for i in range(STATE_WORDS):
         dst[i] = src[i]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def add_to_hand(st, seat, card):
     """Put a card into a hand (a hand-built state): the first copy, or the second if the first is there."""
     copy = _I(st[hand_at(seat, 0, card_word(card))] & card_bit(card) != 0)
@@ -86,7 +86,7 @@ def add_to_hand(st, seat, card):
     st[dealt_at(seat, copy, card_word(card))] |= card_bit(card)
 
 
-@njit(cache=True)
+@jit
 def deal(st, mem, seed, round_index, first, totals):
     """Shuffle (Fisher-Yates, stream 0, over physical ids) and deal, as docs/engine.md says;
     seed each seat's stream into its memory (`mem`: SEAT_MEM words a seat) and zero the rest."""
@@ -106,7 +106,7 @@ def deal(st, mem, seed, round_index, first, totals):
     _deal_order(st, mem, seed, round_index, first, totals)
 
 
-@njit(cache=True)
+@jit
 def deal_order(st, mem, order_in, seed, round_index, first, totals):
     """Deal a given order instead of a shuffle: `order_in` (uint8 pointer) holds R_CARDS card
     bytes (code | copy << 7), solitaire's aside first, then the hands, then the deck top first.
@@ -118,7 +118,7 @@ def deal_order(st, mem, order_in, seed, round_index, first, totals):
     _deal_order(st, mem, seed, round_index, first, totals)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _deal_order(st, mem, seed, round_index, first, totals):
     """The hands off the order in the state (after clear_round), the seats' streams, the round's words."""
     players = st[R_PLAYERS]
@@ -151,7 +151,7 @@ def _deal_order(st, mem, seed, round_index, first, totals):
     st[S_TOTALS] = totals
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def set_deck(st, cards, n):
     """A hand-built state's draw pile: `n` card codes (a pointer), top first."""
     order = as_bytes(offset(st, S_ORDER))

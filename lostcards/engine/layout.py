@@ -18,8 +18,17 @@ from __future__ import annotations
 
 from collections import namedtuple
 
+from lostcards.rules.cards import SLOTS
+
 CARD_WORDS = 2              # a card set: suits 0-4, then suit 5
 LO_SUITS = 5                # suits held in word 0
+HI_BASE = LO_SUITS * SLOTS  # the code of suit 5's slot 0: bit 0 of a card set's second word
+LANE = (1 << SLOTS) - 1     # one suit's slots, as a 12-bit lane
+INVESTMENT_SLOTS = 0b111    # slots 0-2 of a lane: J, Q, K
+NUMBER_SLOTS = LANE & ~INVESTMENT_SLOTS     # slots 3..11: the numbers 2..10 (a ruleset may use fewer)
+PILE_BITS = 4               # a discard pile is a stack of 4-bit entries (slot + 1; 0: no card), top lowest
+PILE_ENTRIES = 64 // PILE_BITS              # entries a pile word holds
+PILE_ENTRY = (1 << PILE_BITS) - 1
 SEATS = 4
 SIDES = 2
 SUITS = 6

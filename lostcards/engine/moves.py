@@ -12,9 +12,9 @@ from __future__ import annotations
 from enum import IntEnum
 
 import numpy as np
-from numba import njit
 
 from lostcards.engine.layout import MOVE, PASS
+from lostcards.numba_cache import jit
 from lostcards.rules.cards import format_card, parse_card
 
 TO_EXPEDITION, TO_DISCARD = 0, 1
@@ -89,50 +89,50 @@ def message(code: int) -> str:
         return f"unknown error code {int(code)}"
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def draw_pile(suit):
     """The `draw` value naming a suit's discard pile."""
     return 1 + suit
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def make_play(card, to, draw):
     """Play `card` (a code) to the expedition or the discard pile, then draw."""
     return (np.int64(card) << _CARD[0]) | (np.int64(to) << _TO[0]) | (np.int64(draw) << _DRAW[0])
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def make_pass(card, card2):
     """4 players: hand two cards (codes) to the partner."""
     return np.int64(PASS_BIT) | (np.int64(card) << _CARD[0]) | (np.int64(card2) << _CARD2[0])
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def is_pass(m):
     return (m >> _KIND[0]) & 1 == 1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def move_card(m):
     return (m >> _CARD[0]) & _CARD[1]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def move_to(m):
     return (m >> _TO[0]) & _TO[1]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def move_draw(m):
     return (m >> _DRAW[0]) & _DRAW[1]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def move_card2(m):
     return (m >> _CARD2[0]) & _CARD2[1]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def malformed(m):
     """True for a value that is no move code at all (out of range, stray bits)."""
     return m < 0 or m >= MOVE_LIMIT or (not is_pass(m) and (m & _UNUSED) != 0)

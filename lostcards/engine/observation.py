@@ -15,13 +15,13 @@ policy that, by value.
 """
 from __future__ import annotations
 
-from numba import njit
-
 from lostcards.engine.bits import leading_zeros as _clz
 from lostcards.engine.bits import offset, popcount
 from lostcards.engine.cardsets import (  # noqa: F401  (re-exported for policies)
     HI_BASE,
     LANE,
+    NUMBER_SLOTS,
+    PILE_ENTRY,
     both,
     card_of,
     count,
@@ -35,6 +35,8 @@ from lostcards.engine.cardsets import (  # noqa: F401  (re-exported for policies
     lane_cards,
     lowest_card,
     minus,
+    pile_entry,
+    pile_lane,
     slot_of,
     suit_of,
     value_of,
@@ -45,6 +47,7 @@ from lostcards.engine.layout import INFO, M_SCRATCH, OBS_RULES, OBS_RULES2, TOTA
 from lostcards.engine.rng import below  # noqa: F401  (re-exported: a policy's random numbers)
 from lostcards.engine.state import expedition_score as _score
 from lostcards.engine.state import lane_sum
+from lostcards.numba_cache import jit
 from lostcards.rules.cards import SLOTS
 
 # fields of the packed words, for rule() and info()
@@ -55,7 +58,7 @@ INFO_SEAT, INFO_SIDE, INFO_DECK, INFO_STALL, INFO_CAN_PASS, INFO_NONEMPTY = INFO
 _TOTAL_BITS = TOTALS.field("side0")[1].bit_length()
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def get(word, f):
     """A bit field (shift, mask) of a packed word, e.g. ``get(obs.rules, RULE_COST)``."""
     return (word >> f[0]) & f[1]
@@ -63,74 +66,74 @@ def get(word, f):
 
 # ---- cards -----------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def rule(obs, f):
     """A ruleset parameter: ``rule(obs, RULE_COST)`` (RULE_* of rules; RULE2_* via rule2)."""
     return get(obs.rules, f)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def rule2(obs, f):
     """``rule2(obs, RULE_STALL_LIMIT)``, RULE_TURN_CAP, RULE_NUMBERS, RULE_EXTRA."""
     return get(obs.rules2, f)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def players(obs):
     return get(obs.rules, RULE_PLAYERS)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def suits(obs):
     return get(obs.rules, RULE_SUITS)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def seat(obs):
     return get(obs.info, INFO_SEAT)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def side(obs):
     """This seat's side: 0 or 1 (seat mod 2 with 4 players; the seat itself otherwise)."""
     return get(obs.info, INFO_SIDE)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def deck_size(obs):
     return get(obs.info, INFO_DECK)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def stall_count(obs):
     return get(obs.info, INFO_STALL)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def can_pass(obs):
     return get(obs.info, INFO_CAN_PASS) == 1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def round_starts(obs):
     """True on this seat's first turn of a round (its scratch memory is zero then)."""
     return obs.turn < players(obs)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def hand_size(obs, s):
     """Cards in seat s's hand."""
     return (obs.sizes >> (8 * s)) & 255
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def total(obs, sd):
     """A side's match total before this round."""
     v = (obs.totals >> (31 * sd)) & ((1 << _TOTAL_BITS) - 1)
     return v - (1 << _TOTAL_BITS) if v >> (_TOTAL_BITS - 1) else v
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def scratch(mem):
     """A policy's own words in its seat memory (zero when a round is dealt)."""
     return offset(mem, M_SCRATCH)
@@ -138,24 +141,24 @@ def scratch(mem):
 
 # ---- own hand ---------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def hand_cards(obs):
     """The cards held (each once, copies aside)."""
     return (obs.hand, obs.hand_hi)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def hand_doubles(obs):
     """The cards held twice (4 players: second copies of the low numbers)."""
     return (obs.hand2, obs.hand2_hi)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def hand_count(obs):
     return count(hand_cards(obs)) + count(hand_doubles(obs))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def legal_plays(obs):
     """The held cards this seat's expeditions accept now (each may also be discarded)."""
     if side(obs):
@@ -165,65 +168,65 @@ def legal_plays(obs):
 
 # ---- the table --------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def expedition_cards(obs, sd):
     """The cards a side has laid on its expeditions."""
     return (obs.exp1, obs.exp1_hi) if sd else (obs.exp0, obs.exp0_hi)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def accepted(obs, sd):
     """Every card a side's expeditions would take now."""
     return (obs.acc1, obs.acc1_hi) if sd else (obs.acc0, obs.acc0_hi)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def expedition(obs, sd, suit):
     """A side's expedition of a suit, as a lane (slot bits)."""
     return lane(expedition_cards(obs, sd), suit)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def accepts(obs, sd, suit):
     """The slots a side's expedition of a suit takes now, as a lane."""
     return lane(accepted(obs, sd), suit)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def expedition_count(obs, sd, suit):
     return popcount(expedition(obs, sd, suit))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def expedition_sum(obs, sd, suit):
     return lane_sum(expedition(obs, sd, suit))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def expedition_investments(obs, sd, suit):
     return popcount(expedition(obs, sd, suit) & 7)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def expedition_top(obs, sd, suit):
     """The highest number of an expedition, 0 if it holds none."""
     n = expedition(obs, sd, suit) & 0xFF8
     return 63 - _clz(n) - 1 if n else 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def lane_score(obs, lane_mask):
     """What an expedition holding these slots would score under this ruleset."""
     return _score(lane_mask, get(obs.rules, RULE_COST), get(obs.rules, RULE_BONUS_CARDS),
                   get(obs.rules, RULE_BONUS_POINTS))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def expedition_score(obs, sd, suit):
     return lane_score(obs, expedition(obs, sd, suit))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def side_score(obs, sd):
     """A side's score as the table stands."""
     t = 0
@@ -232,7 +235,7 @@ def side_score(obs, sd):
     return t
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def pile_words(obs, suit):
     """A discard pile's two words: 4-bit slot+1 entries, the top card lowest."""
     if suit == 0:
@@ -248,29 +251,29 @@ def pile_words(obs, suit):
     return obs.pile5, obs.pile5_hi
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def nonempty_piles(obs):
     """Bit per suit: its discard pile holds cards."""
     return get(obs.info, INFO_NONEMPTY)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def pile_top(obs, suit):
     """The code of a discard pile's top card, -1 if it is empty."""
     lo, _ = pile_words(obs, suit)
-    t = lo & 15
+    t = lo & PILE_ENTRY
     return suit * SLOTS + t - 1 if t else -1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def pile_card(obs, suit, k):
     """The k-th card from the top of a discard pile (k = 0 is the top), -1 past the bottom."""
     lo, hi = pile_words(obs, suit)
-    e = (lo >> (4 * k)) & 15 if k < 16 else (hi >> (4 * (k - 16))) & 15
+    e = pile_entry(lo, hi, k)
     return suit * SLOTS + e - 1 if e else -1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def pile_len(obs, suit):
     lo, hi = pile_words(obs, suit)
     n = 0
@@ -282,13 +285,13 @@ def pile_len(obs, suit):
 
 # ---- other seats ------------------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _relative(obs, s):
     p = players(obs)
     return (s - seat(obs) + p) % p if p > 1 else 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def known(obs, s):
     """The cards this seat knows seat s holds (at least one copy); empty for itself."""
     k = _relative(obs, s)
@@ -301,7 +304,7 @@ def known(obs, s):
     return (0, 0)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def known2(obs, s):
     """The cards this seat knows seat s holds twice."""
     k = _relative(obs, s)
@@ -314,7 +317,7 @@ def known2(obs, s):
     return (0, 0)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def deck_cards(obs):
     """The whole deck of this ruleset as (cards, cards with two copies)."""
     inv = (1 << rule(obs, RULE_INVESTMENTS)) - 1
@@ -328,13 +331,13 @@ def deck_cards(obs):
     return one, two
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _take(c1, c2, s):
     """Multiset (c1 = at least one, c2 = two) less one copy of each card of set s."""
     return (minus(c1, minus(s, c2)), minus(c2, s))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def unseen(obs):
     """The cards this seat cannot see or place, as (at least one copy, both copies): the deck
     less its hand, the expeditions, the discard piles and what it knows others hold.  (In
@@ -358,7 +361,7 @@ def unseen(obs):
     return one, two
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def hand_card(obs, k):
     """The k-th card of the own hand (from 0, lowest code first, copies counted); -1 past the end."""
     return kth_of_hand(hand_cards(obs), hand_doubles(obs), k)

@@ -11,14 +11,14 @@ in registers between its draws.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from lostcards.numba_cache import jit
 from lostcards.rules.streams import GOLDEN
 
 _U = np.uint64
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _mix(x):
     z = x + _U(GOLDEN)
     z = (z ^ (z >> _U(30))) * _U(0xBF58476D1CE4E5B9)
@@ -26,7 +26,7 @@ def _mix(x):
     return z ^ (z >> _U(31))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def seed_stream(state, seed, round_index, stream):
     """Fill `state` (four uint64) with the stream of (seed, round_index, stream)."""
     key = _mix(_mix(_mix(_U(seed)) ^ _U(round_index)) ^ _U(stream))
@@ -35,7 +35,7 @@ def seed_stream(state, seed, round_index, stream):
         state[i] = _mix(key)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def next64(s):
     """The next 64-bit output of the xoshiro256** stream `s`."""
     s0 = s[0]
@@ -57,7 +57,7 @@ def next64(s):
     return r
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def below(s, n):
     """A uniform integer in [0, n), n >= 1 (Lemire, exact), as int64."""
     un = _U(n)

@@ -8,14 +8,17 @@ whole state API; ``apply`` and ``deal`` build on this module.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from lostcards.engine.bits import popcount
 from lostcards.engine.layout import (
     COUNTS,
     COUNTS2,
+    HI_BASE,
     INFO,
+    LANE,
     OBS_RULES,
+    PILE_BITS,
+    PILE_ENTRY,
     R_BONUS_CARDS,
     R_BONUS_POINTS,
     R_CARDS,
@@ -46,6 +49,8 @@ from lostcards.engine.layout import (
     S_TURN,
     Obs,
 )
+from lostcards.engine.moves import DRAW_NONE
+from lostcards.numba_cache import jit
 from lostcards.rules.cards import SLOTS
 from lostcards.rules.outcome import Ending
 
@@ -53,11 +58,8 @@ END_NONE, END_DECK, END_STALL, END_HAND_EMPTY, END_CAPPED = (
     e.code for e in (Ending.UNFINISHED, Ending.DECK, Ending.STALL, Ending.HAND_EMPTY, Ending.CAPPED))
 END_ILLEGAL = 4                    # stopped by an illegal move (its code in S_ERROR)
 
-LANE = (1 << SLOTS) - 1            # one suit's slots
 RULES_WORDS = RULES.size
 NO_LIMIT = 1 << 62                 # R_STALL_END / R_TURN_CAP of a ruleset without that limit
-HI_BASE = 60                       # code of suit 5's slot 0: bit 0 of word 1
-NUMBER_SLOTS = 0xFF8               # slots 3..11 of a lane: the numbers 2..10
 K_PLAYS = 1 << COUNTS.field("plays")[0]
 K_DISCARDS = COUNTS.field("discards")[0]
 K_DECK = COUNTS.field("deck")[0]
@@ -72,30 +74,30 @@ _I = np.int64
 
 # ---- cards as bits ----------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def card_word(card):
     """Which word of a card set holds `card`: 0 for suits 0-4, 1 for suit 5."""
     return _I(card >= HI_BASE)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def card_bit(card):
     """The card's bit inside its word."""
     return _I(1) << (card - HI_BASE * _I(card >= HI_BASE))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def suit_of(card):
     return (card * 43) >> 9            # card // 12 for codes 0..127, without a division
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def lane_shift(suit):
     """Where a suit's 12 slots start inside its word."""
     return SLOTS * suit - HI_BASE * _I(suit >= 5)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def lane_of(lo, hi, suit):
     """A suit's 12-bit slot mask out of a card set (lo, hi)."""
     w = hi if suit >= 5 else lo
@@ -131,79 +133,85 @@ def _closes():
 CLOSES = _closes()
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def lane_cards(lane):
     return _I(LANE_TABLE[lane & LANE]) & 15
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def lane_investments(lane):
     return (_I(LANE_TABLE[lane & LANE]) >> 4) & 3
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def lane_sum(lane):
     """Sum of the numbers in a lane (slot s is the number s - 1)."""
     return _I(LANE_TABLE[lane & LANE]) >> 6
 
 
-@njit(cache=True, inline="always")
-def expedition_score(lane, cost, bonus_cards, bonus_points):
-    """One expedition: (sum of numbers - cost) x (investments + 1), + the bonus at bonus_cards
-    cards; no cards -> 0.  The only scoring function of the numba side."""
-    t = _I(LANE_TABLE[lane & LANE])
-    cards = t & 15
-    s = ((t >> 6) - cost) * (((t >> 4) & 3) + 1) + bonus_points * _I(cards >= bonus_cards)
+@jit(inline=True)
+def score_of(total, investments, cards, cost, bonus_cards, bonus_points):
+    """One expedition of `cards` cards, its numbers summing `total`: (total - cost) x
+    (investments + 1), + the bonus at bonus_cards cards; no cards -> 0.  The scoring rule of
+    the numba side: every score (an expedition, a plan, a ceiling) comes from here."""
+    s = (total - cost) * (investments + 1) + bonus_points * _I(cards >= bonus_cards)
     return s if cards > 0 else 0
+
+
+@jit(inline=True)
+def expedition_score(lane, cost, bonus_cards, bonus_points):
+    """One expedition's score from its lane (``score_of``)."""
+    t = _I(LANE_TABLE[lane & LANE])
+    return score_of(t >> 6, (t >> 4) & 3, t & 15, cost, bonus_cards, bonus_points)
 
 
 # ---- indices into the block ------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def hand_at(seat, copy, w):
     return S_HAND + (seat * 2 + copy) * 2 + w
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def known_at(holder, view, plane, w):
     return S_KNOWN + ((holder * 2 + view) * 2 + plane) * 2 + w
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def reached_at(seat, copy, w):
     return S_REACHED + (seat * 2 + copy) * 2 + w
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def dealt_at(seat, copy, w):
     return S_DEALT + (seat * 2 + copy) * 2 + w
 
 
 # ---- reading the state --------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def ended(st):
     return st[S_ENDED] != END_NONE
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def seat_to_move(st):
     return st[S_SEAT]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def hand_size(st, seat):
     if st[R_SIMPLE] != 0:                # simple rulesets keep no size word: one card set
         return popcount(st[hand_at(seat, 0, 0)])
     return (st[S_SIZES] >> (8 * seat)) & 255
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def deck_left(st):
     return st[R_CARDS] - st[S_DECK_POS]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def holds(st, seat, card):
     """How many copies of `card` the seat holds (0, 1 or 2)."""
     w = card_word(card)
@@ -211,13 +219,40 @@ def holds(st, seat, card):
     return _I(st[hand_at(seat, 0, w)] & b != 0) + _I(st[hand_at(seat, 1, w)] & b != 0)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
+def held(st, seat):
+    """A seat's hand as two card sets: the cards it holds, and those it holds twice (4 players)."""
+    a0 = st[hand_at(seat, 0, 0)]
+    a1 = st[hand_at(seat, 0, 1)]
+    b0 = st[hand_at(seat, 1, 0)]
+    b1 = st[hand_at(seat, 1, 1)]
+    return (a0 | b0, a1 | b1), (a0 & b0, a1 & b1)
+
+
+@jit(inline=True)
+def accepted(st, side):
+    """The cards a side's expeditions take now, as a card set."""
+    return st[S_ACC + 2 * side], st[S_ACC + 2 * side + 1]
+
+
+@jit(inline=True)
+def draw_options(st, suit, disc):
+    """Every legal draw after playing a card of `suit` (disc: 1 if it was discarded) as bits:
+    bit 0 the deck (while it lasts), bit 1 + s discard pile s (not the one just discarded onto;
+    never in solitaire), bit 7 nothing (solitaire)."""
+    left = _I(deck_left(st) > 0)
+    if st[R_PLAYERS] > 1:
+        return (left | ((st[S_NONEMPTY] & 63) << 1)) & ~(disc << (suit + 1))
+    return left | (1 << DRAW_NONE)
+
+
+@jit(inline=True)
 def can_pass(st, seat):
     return (st[R_PLAYERS] == 4 and hand_size(st, seat) >= st[R_PASS_MIN]
             and (st[R_PASS_TWICE] != 0 or (st[S_PASSED] >> seat) & 1 == 0))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def side_score(st, side):
     """A side's score as the table stands."""
     total = 0
@@ -230,7 +265,7 @@ def side_score(st, side):
 
 # ---- changing the state ---------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def add_card(st, seat, card, copy):
     """A physical card (card, copy) into a seat's hand; it has now reached that hand."""
     w = card_word(card)
@@ -240,7 +275,7 @@ def add_card(st, seat, card, copy):
     st[S_SIZES] += _I(1) << (8 * seat)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def remove_card(st, seat, card):
     """Take a held card out of a hand, the first copy if both are there; returns the copy."""
     w = card_word(card)
@@ -254,7 +289,7 @@ def remove_card(st, seat, card):
     return _I(in_a == 0)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def know(st, holder, view, card):
     """One more copy of `card` is known (to `view`) to be in `holder`'s hand."""
     w = card_word(card)
@@ -265,7 +300,7 @@ def know(st, holder, view, card):
     st[i1] = k1 | b
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def forget(st, holder, view, card):
     """One copy of `card` left `holder`'s hand: one fewer is known (never below 0)."""
     w = card_word(card)
@@ -276,17 +311,24 @@ def forget(st, holder, view, card):
     st[i1 + 2] = k2 & ~b
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
+def pile_entry(lo, hi, k):
+    """The k-th entry from the top of a pile's two words: slot + 1, 0 past the bottom."""
+    w = lo if k < 16 else hi
+    return (w >> (PILE_BITS * (k & 15))) & PILE_ENTRY
+
+
+@jit(inline=True)
 def pile_top_card(st, suit):
     """The code of a discard pile's top card, -1 if it is empty."""
-    top = st[S_PILE + 2 * suit] & 15
+    top = st[S_PILE + 2 * suit] & PILE_ENTRY
     return SLOTS * suit + top - 1 if top else -1
 
 
 
 # ---- what a seat may see ----------------------------------------------------------------------
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def observe(st, seat):
     """The observation of `seat` (SPEC §3): own hand, the table, sizes, what it knows of others."""
     if st[R_SIMPLE] != 0:                # a simple ruleset keeps no size word (see hand_size)
@@ -294,7 +336,7 @@ def observe(st, seat):
     return observe_as(st, seat, False)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def observe_as(st, seat, fast):
     """observe(); `fast` (a constant after inlining) must be st[R_SIMPLE] != 0: the
     words that are always zero under such a ruleset are constants, so a policy inlined after

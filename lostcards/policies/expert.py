@@ -19,8 +19,6 @@ reference-counted array.  Every ruleset parameter is read from the
 observation; nothing assumes a preset.  The parameters are listed in
 docs/expert.md.
 """
-from numba import njit
-
 from lostcards.engine.bits import highest, kth_bit, lowest, popcount
 from lostcards.engine.core import lane_sum
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
@@ -56,6 +54,7 @@ from lostcards.engine.observation import (
     stall_count,
     suits,
 )
+from lostcards.numba_cache import jit
 from lostcards.policies.scratch import stack_floats, stack_words
 from lostcards.rules.cards import SLOTS
 
@@ -110,31 +109,31 @@ E_PK = E_F + (NS + 1) * E_WL   # [(suit + 1) * E_WL + k]: the suit's share of it
 E_LEN = E_PK + (NS + 1) * E_WL
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _top(ln):
     """The slot of a lane's highest number, 0 when it holds none."""
     return highest((ln & NUMBER_SLOTS) | 1)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _above(t):
     """The slots above slot t, as a lane."""
     return LANE & ~((2 << t) - 1)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _take(c1, c2, m):
     """A multiset of lanes (c1: at least one copy, c2: two) less one copy of each slot of m."""
     return c1 & ~(m & ~c2), c2 & ~m
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _ramp(n, bc):
     """Share of the bonus counted for an expected final count n: 0 up to bc-2, 1 from bc."""
     return min(max((n - (bc - 2)) * 0.5, 0.0), 1.0)      # selects, not branches
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _projection(params, cost, bc, bp, ms, mc, mi, hs, hn, hi, fs, fc, committed, open_margin):
     """(numbers laid + in hand + expected - cost) x (investments + 1) + the bonus's expected share."""
     hi_used = 0
@@ -158,7 +157,7 @@ def _projection(params, cost, bc, bp, ms, mc, mi, hs, hn, hi, fs, fc, committed,
     return v
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _suit_value(params, wb, fb, cost, bc, bp, nums, s, top, ms, mc, mi, skip, add, committed, open_margin):
     """Projected final score of this side's expedition of suit s (docs/expert.md, "Projection").
 
@@ -187,7 +186,7 @@ def _suit_value(params, wb, fb, cost, bc, bp, nums, s, top, ms, mc, mi, skip, ad
                        fb[F_FC + s * SLOTS + top], committed, open_margin)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _danger(params, wb, players, bc, bp, code):
     """What a card on top of its discard pile is worth to the opponent side (docs/expert.md)."""
     if players == 1:
@@ -212,7 +211,7 @@ def _danger(params, wb, players, bc, bp, code):
     return d * params[K_DANGER]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _exp_score(cost, bc, bp, total, inv, cards):
     """An expedition's exact score (bp = 0 leaves the bonus out)."""
     if cards == 0:
@@ -223,7 +222,7 @@ def _exp_score(cost, bc, bp, total, inv, cards):
     return v
 
 
-@njit(cache=True)
+@jit
 def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
     """Best set of at most `plays` expedition plays from the hand alone (exact, in whole points).
 
@@ -346,7 +345,7 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
     return first, n_all
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _count_cards(obs, wb, fb, rho, nums, full, extra, n_deck, h):
     """Fill the per-suit lanes and the expected numbers to come (docs/expert.md, "Counting")."""
     p = players(obs)
@@ -447,7 +446,7 @@ def _count_cards(obs, wb, fb, rho, nums, full, extra, n_deck, h):
             fb[F_FC + s * SLOTS + t] = fc
 
 
-@njit(cache=True)
+@jit
 def expert_policy(obs, params, mem):
     """Expected-value heuristic; docs/expert.md lists its decisions in priority order."""
     p = players(obs)
@@ -618,7 +617,7 @@ def expert_policy(obs, params, mem):
     return make_play(card, to, _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend, mem))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _may_pass(obs, p, h, n_deck):
     """4 players, a pass is legal, the hand is no larger than dealt (the partner does not pass
     straight back) and the round is younger than 2 x deck size turns (passes cannot loop).
@@ -629,7 +628,7 @@ def _may_pass(obs, p, h, n_deck):
     return p == 4 and can_pass(obs) and h <= rule(obs, RULE_HAND_SIZE) and obs.turn < 2 * n_deck
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _pass_pair(obs, params, wb, fb, cost, bc, bp, nums, h):
     """The two cards whose discard would cost most: the partner keeps them for the side."""
     once = hand_cards(obs)
@@ -654,7 +653,7 @@ def _pass_pair(obs, params, wb, fb, cost, bc, bp, nums, h):
     return make_pass(b1, b2)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend, rng):
     """The deck, or the discard pile whose top adds most to this side (docs/expert.md, "Draw")."""
     n_suits = suits(obs)

@@ -27,8 +27,6 @@ suit-blind default).
 
 It never passes (4 players).  Every move it makes is legal.
 """
-from numba import njit
-
 from lostcards.engine.bits import highest
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
 from lostcards.engine.observation import (
@@ -48,23 +46,24 @@ from lostcards.engine.observation import (
     without,
 )
 from lostcards.engine.rng import below
+from lostcards.numba_cache import jit
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _top(lane_mask):
     """The slot of an expedition's highest number, 0 if it holds none."""
     n = lane_mask & 0xFF8
     return highest(n) if n else 0
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _tied(rnd, mem, ties):
     """One more option tied with the best (``ties`` of them now): whether it takes the lead
     (ties=random: each of the tied as likely; ties=suit: never, the first stays)."""
     return rnd and below(mem, ties) == 0
 
 
-@njit(cache=True)
+@jit
 def greedy_policy(obs, params, mem):
     """Extend a started expedition, else open a suit that pays, else discard the least useful card."""
     open_share = params[0]

@@ -8,8 +8,6 @@ discarded onto; one ``below`` picks (none in solitaire).  The choices are
 selects, not branches: a random hand makes branches unpredictable.  The
 reference engine's twin is ``py_random.py``; tests hold them equal.
 """
-from numba import njit
-
 from lostcards.engine.bits import choose, kth_bit, opaque, popcount
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, make_pass, make_play
 from lostcards.engine.observation import (
@@ -24,9 +22,10 @@ from lostcards.engine.observation import (
     suit_of,
 )
 from lostcards.engine.rng import below
+from lostcards.numba_cache import jit
 
 
-@njit(cache=True)
+@jit
 def random_policy(obs, params, mem):
     """Uniform over legal options (expedition plays, discards, a pass), then over draw sources."""
     once = hand_cards(obs)

@@ -25,8 +25,6 @@ staller decides each turn in this order:
 Parameters: every `expert` parameter, and ``lead`` (points ahead on the board
 the side needs before it stalls, default 1: any lead).
 """
-from numba import njit
-
 from lostcards.engine.moves import (
     DRAW_DECK,
     TO_DISCARD,
@@ -52,13 +50,14 @@ from lostcards.engine.observation import (
     suits,
     value_of,
 )
+from lostcards.numba_cache import jit
 from lostcards.policies import Float, Policy, register
 from lostcards.policies.expert import PARAMETERS, expert_policy
 
 K_LEAD = len(PARAMETERS)          # the staller's own parameter, after expert's
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _mine(obs, code):
     """Whether this side can still lay the card on an expedition it has opened."""
     sd = side(obs)
@@ -67,7 +66,7 @@ def _mine(obs, code):
     return expedition_count(obs, sd, s) > 0 and slot_of(code) >= 3 and value_of(code) > expedition_top(obs, sd, s)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _pile(obs, not_suit):
     """The discard pile to stall on (-1: none): the highest top card this side can still lay on an
     opened expedition; else the lowest top card the other side cannot lay (it leaves them nothing)."""
@@ -88,7 +87,7 @@ def _pile(obs, not_suit):
     return best
 
 
-@njit(cache=True)
+@jit
 def staller_policy(obs, params, mem):
     """Expert's move, turned into a stall turn when the side is ahead on the board (docs above)."""
     move = expert_policy(obs, params, mem)

@@ -13,13 +13,14 @@ import numpy as np
 
 from lostcards.engine import batch as loops
 from lostcards.engine import core, moves
-from lostcards.engine.policy import decider
+from lostcards.engine.policy import decider, decider_entry
 from lostcards.errors import BadArgument, IllegalMove, PolicyFailure
 from lostcards.policies import Policy, guarded, resolve
 from lostcards.rules.cards import deck_codes, format_card
 from lostcards.rules.outcome import Ending
 from lostcards.rules.ruleset import Ruleset
 from lostcards.rules.ruleset import rules as make_rules
+from lostcards.run import threads
 
 
 @dataclass
@@ -163,18 +164,37 @@ _NO_IDS = np.zeros(0, np.int64)
 _NO_ERRORS = np.zeros(0, np.int64)
 
 
+def prepare(a: Policy, b: Policy) -> float:
+    """Compile (or load from the cache) what playing `a` against `b` needs: the batch loop and each
+    policy's decider; one line on stderr first when something compiles.  Returns its seconds."""
+    from lostcards.numba_cache import Entry, compile_all
+    if a.kernel is None or b.kernel is None:
+        return 0.0                       # a plain-Python policy plays on the reference engine
+    entries = [Entry(loops.play_chunk, loops.CHUNK_SIG, "the batch loop", 15.0)]
+    for p in (a, b) if a.kernel is not b.kernel else (a,):
+        if p.kernel is not None:
+            entries.append(decider_entry(p.kernel, p.name, ABOUT.get(p.name, 10.0)))
+    return compile_all(entries)
+
+
+ABOUT = {"random": 5.0, "greedy": 5.0, "expert": 15.0, "staller": 15.0, "search": 30.0}   # first guesses
+
+
 def _run(r, a, b, seed, start, ids, n, first, nt, chunks, out_round, out_seat, out_suit, out_side,
          logs, orders, errors):
-    """The jitted batch loop (engine.batch.run_batch) on `nt` threads."""
-    prev = numba.get_num_threads()
-    numba.set_num_threads(nt)
-    try:
-        loops.run_batch(core.rules_block(r), np.int64(seed), np.int64(start), ids, np.int64(n),
-                        np.int64(first), decider(a.kernel), a.params, decider(b.kernel), b.params,
-                        np.int64(loops.K_DEFAULT), np.int64(chunks), out_round, out_seat, out_suit,
-                        out_side, logs, orders, core.physical_ids(r), errors)
-    finally:
-        numba.set_num_threads(prev)
+    """The jitted batch loop (engine.batch.play_chunk) over `chunks` pieces, on `nt` threads."""
+    prepare(a, b)
+    rb = core.rules_block(r)
+    dec_a, dec_b = decider(a.kernel), decider(b.kernel)
+    pid = core.physical_ids(r)
+    per = -(-n // chunks)
+    stop = threads.new_stop()
+
+    def chunk(c):
+        loops.play_chunk(rb, np.int64(seed), np.int64(start), ids, np.int64(c * per), np.int64(min(n, c * per + per)),
+                         np.int64(first), dec_a, a.params, dec_b, b.params, np.int64(loops.K_DEFAULT),
+                         out_round, out_seat, out_suit, out_side, logs, orders, pid, errors, stop)
+    threads.run_chunks(chunk, -(-n // per), nt, stop)
 
 
 def log_rounds(r: Ruleset, a: Policy, b: Policy, idx, seed: int, first: int, logs, orders, errors,

@@ -40,7 +40,7 @@ from lostcards.run.batchdir import (
     write_manifest,
 )
 from lostcards.run.load import iter_shards
-from lostcards.run.runner import play_records
+from lostcards.run.runner import play_records, prepare
 from lostcards.run.shards import SMALL_SHARD, BatchSpec, sample_rounds
 
 MAX_RECORDS = 10_000_000     # records.jsonl takes about 1.5 kB a round: at most about 15 GB
@@ -142,6 +142,8 @@ def _run(spec, out, a, b, backend, command, csv, records, progress, log) -> dict
         base_seconds = float(manifest.get("seconds", 0.0))
         write_manifest(out, manifest)
         todo = (k for k in range(spec.shards) if k not in done)      # lazily: a batch may have many shards
+        if not isinstance(backend, backends.Dask) and len(done) < spec.shards:
+            prepare(a, b)                    # compile here, once, before the clock starts (workers load it)
         if progress is not None and hasattr(progress, "start"):
             progress.start(spec.rounds, manifest["rounds_done"])
         elif progress is not None and manifest["rounds_done"]:

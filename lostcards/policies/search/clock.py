@@ -7,9 +7,11 @@ results under a seconds budget depend on the machine, the iteration budget does 
 from __future__ import annotations
 
 from llvmlite import ir
-from numba import njit, types
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
+
+from lostcards.numba_cache import jit
 
 CLOCK_MONOTONIC = 1
 _I64 = ir.IntType(64)
@@ -29,7 +31,7 @@ def _clock_gettime_ns(typingctx):
     return types.int64(), codegen
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def now_ns():
     """Nanoseconds of the monotonic clock (an arbitrary origin)."""
     return _clock_gettime_ns()

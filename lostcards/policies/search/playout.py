@@ -21,12 +21,11 @@ operations a suit:
 """
 from __future__ import annotations
 
-from numba import njit
-
 from lostcards.engine.bits import highest, lowest, popcount
 from lostcards.engine.core import apply, deck_left, ended, lane_of, lane_sum
 from lostcards.engine.layout import R_COST, R_PLAYERS, R_SUITS, S_ACC, S_EXP, S_HAND, S_NONEMPTY, S_PILE, S_SEAT
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
+from lostcards.numba_cache import jit
 from lostcards.rules.cards import SLOTS
 
 NUMBER_SLOTS = 0xFF8
@@ -36,19 +35,19 @@ LATE = 3               # ... this much a card missing
 MAX_TURNS = 4000       # a play-out never runs longer (a guard; rounds end long before)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _top(el):
     """The slot of an expedition's highest number; 2 (just below the 2) when it has none."""
     n = el & NUMBER_SLOTS
     return highest(n) if n else 2
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _value(slot):
     return slot - 1 if slot >= 3 else 0
 
 
-@njit(cache=True)
+@jit
 def playout_move(st):
     """The greedy rule's move for the seat to move (module docstring)."""
     me = st[S_SEAT]
@@ -135,7 +134,7 @@ def playout_move(st):
     return make_play(card, to, playout_draw(st, card, to))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def playout_draw(st, card, to):
     """A pile top that extends an opened expedition by at most one skipped number, else the deck."""
     p = st[R_PLAYERS]
@@ -174,13 +173,13 @@ def playout_draw(st, card, to):
     return best
 
 
-@njit(cache=True)
+@jit
 def step(st, m):
     """apply(), compiled once here (every caller shares one copy of the rules core)."""
     return apply(st, m)
 
 
-@njit(cache=True)
+@jit
 def playout(st):
     """Play the state to the end of the round with the greedy rule for every seat; False if a
     move was refused (a bug: the rule makes legal moves only)."""

@@ -22,10 +22,10 @@ fixed buffers on the stack (``TREE_NODES`` nodes): a decision allocates nothing.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from lostcards.engine.bits import kth_bit, popcount, stack_u64
 from lostcards.engine.core import can_pass, deck_left, ended, side_score
+from lostcards.engine.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
 from lostcards.engine.layout import S_ACC, S_HAND, S_NONEMPTY, S_SEAT, STATE_WORDS
 from lostcards.engine.moves import (
     DRAW_NONE,
@@ -39,9 +39,9 @@ from lostcards.engine.moves import (
     move_to,
 )
 from lostcards.engine.observation import below, deck_size, kth_card, players, scratch, seat
+from lostcards.numba_cache import jit
 from lostcards.policies.scratch import stack_floats, stack_words
 from lostcards.policies.search.clock import now_ns
-from lostcards.policies.search.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
 from lostcards.policies.search.playout import MAX_TURNS, playout, playout_draw, playout_move, step
 from lostcards.policies.search.tree import (
     N_CHILD,
@@ -67,18 +67,18 @@ TREE_WORDS = TREE_NODES * NODE_WORDS
 HI_BASE = 60
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _held(st, me):
     b = S_HAND + me * 4
     return st[b] | st[b + 2], st[b + 1] | st[b + 3], st[b] & st[b + 2], st[b + 1] & st[b + 3]
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _has(lo, hi, c):
     return ((hi >> (c - HI_BASE)) & 1 if c >= HI_BASE else (lo >> c) & 1) == 1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _pass_legal(h0, h1, d0, d1, m):
     c1 = move_card(m)
     c2 = move_card2(m)
@@ -87,7 +87,7 @@ def _pass_legal(h0, h1, d0, d1, m):
     return _has(h0, h1, c1) and _has(h0, h1, c2)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _has_child(nd, node, action):
     ch = nd[node * NODE_WORDS + N_CHILD]
     while ch != NONE:
@@ -97,7 +97,7 @@ def _has_child(nd, node, action):
     return False
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _untried_pass(nd, node, h0, h1, d0, d1, k):
     """The k-th (from 0) pass not yet a child of `node` (k < 0: count them); pairs of distinct
     held codes in order, then pairs of copies."""
@@ -121,7 +121,7 @@ def _untried_pass(nd, node, h0, h1, d0, d1, k):
     return -1, n
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _draws(st, m):
     """Bit d set for every legal draw d of play m (2 and 4 players)."""
     disc = move_to(m) == TO_DISCARD
@@ -132,7 +132,7 @@ def _draws(st, m):
     return (piles << 1) | np.int64(deck_left(st) > 0)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _reward(st, me, p):
     if p == 1:
         return side_score(st, 0) / SCALE
@@ -140,7 +140,7 @@ def _reward(st, me, p):
     return (side_score(st, sd) - side_score(st, sd ^ 1)) / SCALE
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _others(st, me):
     """Play the other seats' turns with the play-out rule until `me` is to move or the round ends."""
     for _ in range(MAX_TURNS):
@@ -150,13 +150,13 @@ def _others(st, me):
             return
 
 
-@njit(cache=True)
+@jit
 def ismcts_policy(obs, params, mem):
     """Single-observer ISMCTS over the seat's own moves (module docstring)."""
     return search(obs, params, mem)
 
 
-@njit(cache=True)
+@jit
 def search(obs, params, mem):
     """The decision, compiled once on its own (the decider inlines only the call above)."""
     iters = np.int64(params[K_ITERATIONS])
@@ -318,7 +318,7 @@ def search(obs, params, mem):
     return m
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _mark(nd, at, card):
     if card >= HI_BASE:
         nd[at + 1] |= np.int64(1) << (card - HI_BASE)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from numba import njit
+from lostcards.numba_cache import jit
 
 NODE_WORDS = 10
 N_ACTION, N_CHILD, N_NEXT, N_VISITS, N_AVAIL, N_TRIED_E, N_TRIED_E_HI, N_TRIED_D, N_TRIED_D_HI, \
@@ -27,7 +27,7 @@ N_ACTION, N_CHILD, N_NEXT, N_VISITS, N_AVAIL, N_TRIED_E, N_TRIED_E_HI, N_TRIED_D
 NONE = -1
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def new_node(nd, rw, n_nodes, parent, action):
     """Append a node under `parent` (NONE for the root) with `action`; returns its index."""
     i = n_nodes
@@ -48,7 +48,7 @@ def new_node(nd, rw, n_nodes, parent, action):
     return i
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def ucb(nd, rw, i, c):
     """UCB1 with availability: mean + c sqrt(ln(avail) / visits)."""
     b = i * NODE_WORDS
@@ -58,7 +58,7 @@ def ucb(nd, rw, i, c):
     return rw[i] / n + c * math.sqrt(math.log(nd[b + N_AVAIL]) / n)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def most_visited(nd, parent):
     """The child of `parent` with the most visits (the lowest index among ties); NONE if none."""
     best = NONE
@@ -73,7 +73,7 @@ def most_visited(nd, parent):
     return best
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def offer(nd, rw, ch, c, best, best_u):
     """Child `ch` is legal in this determinization: one more availability, and the better of it
     and (best, best_u) by UCB."""

@@ -21,7 +21,6 @@ cannot be seen and does not matter to the rules.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from lostcards.engine.bits import offset, popcount
 from lostcards.engine.core import clear_round, set_deck
@@ -45,7 +44,6 @@ from lostcards.engine.layout import (
     R_TURN_CAP,
     S_ACC,
     S_EXP,
-    S_HAND,
     S_NONEMPTY,
     S_PASSED,
     S_PILE,
@@ -95,41 +93,31 @@ from lostcards.engine.observation import (
     unseen,
     without,
 )
-from lostcards.engine.state import NO_LIMIT
+from lostcards.engine.state import NO_LIMIT, card_bit, card_word, hand_at, pile_entry
+from lostcards.numba_cache import jit
 from lostcards.rules.cards import SLOTS
 
-HI_BASE = 60
 POOL_MAX = 128                 # room for every physical card of the largest deck (90)
 
 
-@njit(cache=True, inline="always")
-def _bit(card):
-    return np.int64(1) << (card - HI_BASE * np.int64(card >= HI_BASE))
-
-
-@njit(cache=True, inline="always")
-def _word(card):
-    return np.int64(card >= HI_BASE)
-
-
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def put_in_hand(st, who, card, copy):
     """Physical card (card, copy) into a seat's hand words (the size word is set apart)."""
-    st[S_HAND + (who * 2 + copy) * 2 + _word(card)] |= _bit(card)
+    st[hand_at(who, copy, card_word(card))] |= card_bit(card)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _next_copy(used, card):
     """The copy bit of the next live copy of `card`; `used` (2 words: copy 0 taken) is updated."""
-    w = _word(card)
-    b = _bit(card)
+    w = card_word(card)
+    b = card_bit(card)
     if used[w] & b:
         return np.int64(1)
     used[w] |= b
     return np.int64(0)
 
 
-@njit(cache=True)
+@jit
 def rules_from_obs(st, obs):
     """The rules block of the observation's ruleset (what the core needs to play a guessed state)."""
     p = players(obs)
@@ -167,7 +155,7 @@ def rules_from_obs(st, obs):
     st[R_SIMPLE] = np.int64(ns <= 5 and p < 4)
 
 
-@njit(cache=True)
+@jit
 def base_from_obs(st, obs, used):
     """The known part of a determinization (rules, table, own hand, others' known cards) into `st`;
     `used` (2 words) comes back with the codes whose first copy is placed."""
@@ -207,7 +195,7 @@ def base_from_obs(st, obs, used):
         if (dlo | dhi) != 0:                      # copy bits only where a code has two copies
             cw = np.int64(0)
             for k in range(32):
-                e = ((lo if k < 16 else hi) >> (4 * (k & 15))) & 15
+                e = pile_entry(lo, hi, k)
                 if e == 0:
                     break
                 c = SLOTS * suit + e - 1
@@ -222,7 +210,7 @@ def base_from_obs(st, obs, used):
         _place_set(st, o, known2(obs, o), used)
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def _place_set(st, who, cs, used):
     rest = cs
     while (rest[0] | rest[1]) != 0:
@@ -231,7 +219,7 @@ def _place_set(st, who, cs, used):
         rest = without(rest, c)
 
 
-@njit(cache=True)
+@jit
 def hidden_pool(obs, discarded, used, pool):
     """The physical cards the seat cannot place, as card bytes (code | copy << 7) into `pool`;
     returns how many.  `discarded`: solitaire discards (2 words), else zeros."""
@@ -248,7 +236,7 @@ def hidden_pool(obs, discarded, used, pool):
     return n
 
 
-@njit(cache=True)
+@jit
 def needs(obs, out):
     """How many hidden cards each seat's hand takes (out[seat]; 0 for the own seat)."""
     p = players(obs)
@@ -260,7 +248,7 @@ def needs(obs, out):
         out[o] = hand_size(obs, o) - count(known(obs, o)) - count(known2(obs, o))
 
 
-@njit(cache=True, inline="always")
+@jit(inline=True)
 def sample(st, base, words, pool, n_pool, need, n_deck, rng):
     """`st` := `base` with the pool shuffled (Fisher-Yates on `rng`) and dealt: need[seat]
     cards to each seat, then `n_deck` to the draw pile, top first."""
