@@ -18,12 +18,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lockstep import Lockstep, reference_category
-from numba import njit
 from strategies import rulesets
 
 from lostcards.engine.core import DRAW_DECK, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
 from lostcards.engine.observation import RULE_PASS_MIN, expedition_top, hand_card, hand_count, rule, side, suit_of
 from lostcards.errors import IllegalMove, PolicyFailure
+from lostcards.numba_cache import jit
 from lostcards.policies import Policy
 from lostcards.policies.py_random import random_policy as py_random
 from lostcards.policies.random import random_policy
@@ -171,7 +171,7 @@ def test_an_illegal_turn_is_caught_at_that_turn_naming_the_rule(r, seed, data):
 INVEST_AFTER_NUMBER, DRAW_BACK, PASS_SMALL_HAND, PASS_TWICE = range(4)
 
 
-@njit(cache=True)
+@jit
 def rule_breaker(obs, params, mem):
     """Plays like `random` until turn params[1], then breaks rule params[0] as soon as it can."""
     kind = int(params[0])

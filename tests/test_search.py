@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from numba import njit
 from strategies import rulesets
 
 import lostcards
@@ -30,6 +29,7 @@ from lostcards.engine.layout import (
 )
 from lostcards.engine.moves import TO_DISCARD, move_card, move_to
 from lostcards.engine.observation import deck_size, players
+from lostcards.numba_cache import jit
 from lostcards.policies.random import random_policy
 from lostcards.policies.search import ISMCTS
 from lostcards.rules.cards import SLOTS, deck_codes
@@ -98,7 +98,7 @@ def test_beats_random_clearly():
 
 # ---- determinizations ------------------------------------------------------------------
 
-@njit(cache=True)
+@jit
 def _probe(rb, seed, rnd, turns, work, par, mem_a, true_out, samples_out, discarded):
     """Deal, play `turns` random turns, then write the true state and determinizations of the
     seat to move (and, in solitaire, the cards it discarded).  Every buffer comes from the
@@ -124,7 +124,7 @@ def _probe(rb, seed, rnd, turns, work, par, mem_a, true_out, samples_out, discar
         _samples(core.observe_as(st, s, False), work, samples_out, discarded, mem)
 
 
-@njit(cache=True)
+@jit
 def _samples(obs, work, out, discarded, rng):
     base = ptr(work)
     used = offset(base, STATE_WORDS)
