@@ -55,7 +55,18 @@ def shrink(args: list[str]) -> list[str]:
     return args + extra
 
 
-ALL = [(page.name, args) for page in PAGES for args in commands(page)]
+def _unique(pairs):
+    """Each command once (the page that gives it first), however many pages repeat it."""
+    seen, out = set(), []
+    for page, args in pairs:
+        if tuple(args) not in seen:
+            seen.add(tuple(args))
+            out.append((page, args))
+    return out
+
+
+ALL = _unique((page.name, args) for page in PAGES for args in commands(page))
+SLOW = {("bench", "--compile")}          # a cold compile of every entry point: `make test-slow`
 
 
 def test_the_pages_have_commands_to_run():
@@ -64,7 +75,8 @@ def test_the_pages_have_commands_to_run():
     assert ["simulate", "--policies", "mymodule:first_card_away,random"] in [a for _, a in ALL]
 
 
-@pytest.mark.parametrize("page, args", ALL, ids=[f"{p}:{' '.join(a)[:60]}" for p, a in ALL])
+@pytest.mark.parametrize("page, args", [pytest.param(p, a, marks=[pytest.mark.slow] if tuple(a) in SLOW else [])
+                                        for p, a in ALL], ids=[f"{p}:{' '.join(a)[:60]}" for p, a in ALL])
 def test_every_documented_command_runs(tmp_path, page, args):
     if "mymodule" in " ".join(args):
         policies = (ROOT / "docs" / "policies.md").read_text(encoding="utf-8")

@@ -89,6 +89,7 @@ def test_an_edit_outside_the_numba_code_recompiles_nothing(package_copy):
     assert "compiling" not in warm.stderr
 
 
+@pytest.mark.slow      # recompiles the engine in the copy: about 15 s of CPU
 def test_an_engine_edit_takes_effect(package_copy):
     top, run, play, first = package_copy
     p = top / "lostcards" / "engine" / "state.py"

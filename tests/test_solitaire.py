@@ -60,13 +60,15 @@ def _brute_force(r, hand, deck):
     return best
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_optimum_is_exact_on_small_deals(seed):
+@pytest.mark.parametrize("seed, deals", [(0, 12), pytest.param(1, 40, marks=pytest.mark.slow),
+                                         pytest.param(2, 40, marks=pytest.mark.slow)])
+def test_optimum_is_exact_on_small_deals(seed, deals):
+    """Against a brute force in plain Python (a few seconds a deal: most deals are `make test-slow`'s)."""
     from lostcards.analysis.solitaire import optimum
     from lostcards.reference.round import Round
     r = rules("expeditions", players=1, suits=2, numbers=(2, 4, 6, 8, 10), investments=2,
               hand_size=3, bonus_cards=3, cost=10)
-    for i in range(40):
+    for i in range(deals):
         rnd = Round.dealt(r, seed, i)
         hand = [rnd.codes[p] for p in rnd._dealt[0]]
         deck = [rnd.codes[p] for p in rnd.deck]
