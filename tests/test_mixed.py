@@ -107,7 +107,7 @@ def test_tournament_with_expert_beside_a_plain_python_bot(tmp_path):
 def test_simulate_with_records_beside_a_plain_python_bot(tmp_path):
     out = tmp_path / "s"
     res = CliRunner().invoke(main, ["simulate", "--policies", "examples.cautious:prototype,greedy", "--rounds", "3",
-                                    "--records", "all", "--out", str(out), "--no-progress"])
+                                    "--records", "all", "--turns", "2", "--out", str(out), "--no-progress"])
     assert res.exit_code == 0, res.output
     lines = (out / "records.jsonl").read_text().splitlines()
     assert len(lines) == 3
@@ -129,3 +129,19 @@ def test_bridged_moves_are_the_engines_under_a_tweaked_ruleset():
     mine = _bridged_rounds(r, [Bridged(p), Bridged(p)], 2, seed=4, first=0)
     assert [m[0]["turns"] for m in mine] == [e["turns"] for e in eng]
     assert np.array_equal([m[1] for m in mine], runner.play(r, p, p, rounds=2, seed=4).scores)
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_turn_logs_of_reference_rounds_are_the_engines(players):
+    """The `turns` table's logs (moves and dealt order) of a round played on the reference engine."""
+    r = rules("expeditions", players=players)
+    p = resolve("greedy")
+    idx = np.arange(3)
+    cap = runner.max_turns(r)
+    n = r.deck_size
+    want = [np.full((3, cap), -1, np.int64), np.zeros((3, n), np.int32), np.zeros(3, np.int64)]
+    got = [np.full((3, cap), -1, np.int64), np.zeros((3, n), np.int32), np.zeros(3, np.int64)]
+    runner.log_rounds(r, p, p, idx, 5, -1, *want)
+    runner._log_reference(r, p, p, idx, 5, -1, *got)
+    for x, y in zip(want, got):
+        assert np.array_equal(x, y)

@@ -155,8 +155,8 @@ def _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, 
 def reference_policies(r: Ruleset, a: Policy, b: Policy) -> list:
     """One reference-engine policy a side: a plain-Python policy as it is (guarded), a numba one
     bridged (compiled first, with the usual notice)."""
-    from lostcards.run.bridge import python_policy
     from lostcards.run.bridge import prepare as prepare_bridge
+    from lostcards.run.bridge import python_policy
     prepare_bridge([a, b][:r.sides])
     return [python_policy(p) for p in (a, b)][:r.sides]
 
@@ -209,10 +209,41 @@ def log_rounds(r: Ruleset, a: Policy, b: Policy, idx, seed: int, first: int, log
     k = idx.shape[0]
     if not k:
         return
+    if a.kernel is None or b.kernel is None:
+        _log_reference(r, a, b, idx, seed, first, logs, orders, errors)
+        return
     nt = min(threads or threads_available(), threads_available())
     _run(r, a, b, seed, 0, idx, k, first, nt, max(1, min(k, nt * 4)),
          np.zeros((0, 5), np.int64), np.zeros((0, 1, 5), np.int32), np.zeros((0, 1, 1, 4), np.int16),
          np.zeros((0, 1, 1, 3), np.int16), logs, orders, errors)
+
+
+def _log_reference(r: Ruleset, a: Policy, b: Policy, idx, seed: int, first: int, logs, orders, errors):
+    """``log_rounds`` for rounds with a plain-Python policy: played on the reference engine."""
+    from lostcards.engine.moves import E_LOG_FULL, from_reference
+    from lostcards.reference import round as reference
+    from lostcards.reference.observation import side_of
+    from lostcards.rules.streams import Stream
+    pols = reference_policies(r, a, b)
+    cap = logs.shape[1]
+    for j, i in enumerate(int(x) for x in idx):
+        f = first if first >= 0 else i % r.players
+        rnd = reference.Round.dealt(r, seed, i, f)
+        hands, deck, aside = reference.deal(r, seed, i)
+        orders[j] = [*aside, *(p for h in hands for p in h), *deck]
+        streams = [Stream(seed, i, 1 + s) for s in range(r.players)]
+        logs[j] = -1
+        while not rnd.ended:
+            if rnd.turn >= cap:
+                errors[j] = E_LOG_FULL
+                break
+            move = pols[side_of(rnd.seat, r.players)](rnd.observation(), streams[rnd.seat])
+            try:
+                rnd.apply(move)
+            except IllegalMove as e:
+                raise PolicyFailure(f"round {i} (seed {seed}): the policy of seat {rnd.seat} made an illegal "
+                                    f"move on turn {rnd.turn + 1}: {e.reason}") from None
+            logs[j, rnd.turn - 1] = from_reference(move)
 
 
 def max_turns(r: Ruleset) -> int:
