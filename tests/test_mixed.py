@@ -145,3 +145,14 @@ def test_turn_logs_of_reference_rounds_are_the_engines(players):
     runner._log_reference(r, p, p, idx, 5, -1, *got)
     for x, y in zip(want, got):
         assert np.array_equal(x, y)
+
+
+def test_claims_data_of_a_plain_python_bot_beside_a_numba_one():
+    """`claims --experiments` plays through the runner's `play` and `play_records`: an experiment's bot may be
+    a plain-Python policy, with numba bots beside it."""
+    from lostcards.analysis.claims.data import _walked
+    r = rules("expeditions", players=2)
+    w = _walked(r, "examples.cautious:prototype", "expert", range(3), 1, 0)
+    assert len(w["tables"]["rounds"]) == 3 and len(w["facts"])
+    b = lostcards.play(r, "examples.cautious:prototype", "expert", rounds=3, seed=1)
+    assert list(w["tables"]["rounds"].sort_values("round")["turns"]) == list(b.round_info[:, 1])
