@@ -156,3 +156,11 @@ def test_claims_data_of_a_plain_python_bot_beside_a_numba_one():
     assert len(w["tables"]["rounds"]) == 3 and len(w["facts"])
     b = lostcards.play(r, "examples.cautious:prototype", "expert", rounds=3, seed=1)
     assert list(w["tables"]["rounds"].sort_values("round")["turns"]) == list(b.round_info[:, 1])
+
+
+def test_a_raising_plain_python_bot_beside_expert_is_one_line(tmp_path):
+    from safety_tools import cli, lines
+    (tmp_path / "mixbots.py").write_text("def raising(obs, stream):\n    return 1 / 0\n")
+    code, out, err = cli("tournament", "--policies", "mixbots:raising,expert", "--rounds", 2, "--block", 2,
+                         "--bootstrap", 0, "--out", tmp_path / "t", cwd=tmp_path)
+    assert code == 1 and "ZeroDivisionError" in err and "mixbots.py:2" in err and len(lines(out, err)) == 1, err

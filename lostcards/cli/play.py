@@ -20,7 +20,7 @@ from lostcards.errors import BadArgument
               help="The opponents' policies, one a seat in seat order, or one for all (default: --against).")
 @click.option("--players", type=click.Choice(["1", "2", "4"]), default="2", show_default=True,
               help="Players: 1 = solitaire, 2, or 4 (you and seat +2 are a team).")
-@click.option("--seat", type=Count(0, 3), default=0, show_default=True, help="Your seat.")
+@click.option("--seat", type=Count(0, 3), default=0, show_default=True, help="Your seat (0 .. players - 1).")
 @click.option("--first", type=Count(0, 3), default=0, show_default=True, help="The seat that plays first.")
 @click.option("--rules", "preset", default="expeditions", show_default=True,
               type=click.Choice(["expeditions", "lost-cities"]), help="The preset ruleset.")
