@@ -254,3 +254,51 @@ def test_the_record_replays_with_the_command(tmp_path):
     assert term.finish(60) == 0
     p = sub("replay", rec)
     assert p.returncode == 0 and "unfinished" in p.stdout
+
+
+def test_the_documented_play_commands_start_as_written(tmp_path):
+    """docs/play.md's and README's `$ lostcards play ...` lines (interactive, so test_docs_commands leaves
+    them out): each starts, shows the first screen and stops at `quit`, its record saved."""
+    import shlex
+
+    from safety_tools import ROOT
+    found = []
+    for page in (ROOT / "README.md", ROOT / "docs" / "play.md"):
+        for line in page.read_text(encoding="utf-8").splitlines():
+            s = line.strip()
+            if s.startswith("$ lostcards play"):
+                found.append(shlex.split(s[2:])[1:])
+    assert len(found) >= 3
+    for k, args in enumerate(found):
+        out = tmp_path / f"doc{k}.json"
+        p = subprocess.run([sys.executable, "-m", "lostcards", *args, "--out", str(out)], input="quit\n",
+                           capture_output=True, text=True, cwd=tmp_path, env=env(), timeout=600)
+        assert p.returncode == 0, (args, p.stdout[-800:], p.stderr[-800:])
+        assert "legal moves:" in p.stdout and "stopped: the round so far is saved" in p.stdout, args
+        assert json.loads(out.read_text())["format"] == "lostcards-round/1"
+
+
+def test_a_pass_between_the_others_shows_no_cards(tmp_path):
+    from lostcards.play.session import Session
+    from lostcards.policies import resolve
+    from lostcards.reference.moves import Pass
+    r = rules("expeditions", players=4)
+    rnd_bot = resolve("random")
+    s = Session(r, 1, 0, {1: rnd_bot, 2: rnd_bot, 3: rnd_bot}, tmp_path / "x.json", read=lambda p: "quit",
+                write=lambda t: None)
+    assert s._seen(1, Pass((3, 4)), r.letters) == "passed two cards to seat 3"
+    assert s._seen(3, Pass((3, 4)), r.letters) == "passed two cards to seat 1"
+    assert s._seen(2, Pass((3, 4)), r.letters) == "passed you 2C 3C"
+    assert s.play() is False and json.loads((tmp_path / "x.json").read_text())["turns"] == []
+
+
+def test_the_screen_is_drawn_from_the_seats_observation_alone():
+    """The screen is a function of the Observation: two deals that differ only in what seat 0 cannot see
+    (seat 1's hand and the deck's order) give it the same screen."""
+    from lostcards.play.screen import render
+    from lostcards.reference.round import Round
+    r = rules("expeditions", players=2)
+    a = Round.dealt(r, 3, 0)
+    hidden = sorted(a.hands[1] + a.deck)
+    b = Round(r, [a.hands[0], hidden[:6]], hidden[6:], 0)
+    assert render(a.observation(0), {1: "expert"}) == render(b.observation(0), {1: "expert"})

@@ -18,7 +18,7 @@ from lostcards.play.moves import HELP, InputRefused, card_choice, card_refusal, 
 from lostcards.play.screen import by_suit, cards_text, draw_text, render
 from lostcards.reference.moves import Pass, Play
 from lostcards.reference.round import Round, deal_record, turn_record
-from lostcards.rules.cards import suit_of
+from lostcards.rules.cards import format_card, suit_of
 from lostcards.rules.streams import Stream
 
 
@@ -28,7 +28,6 @@ class Quit(Exception):
 
 def move_words(move, letters: str) -> str:
     """A move as typed: ``play 7H, draw deck``, ``discard QS, draw S``, ``pass 2C 5D``."""
-    from lostcards.rules.cards import format_card
     if isinstance(move, Pass):
         return "pass " + " ".join(format_card(c, letters) for c in move.cards)
     word = "play" if move.to == "expedition" else "discard"
@@ -84,10 +83,19 @@ class Session:
                 else:
                     move = self.deciders[s](self.rnd.observation(), self.streams[s])
                     self._apply(move)
-                    self.since.append(f"  seat {s} ({self.names[s]}): {move_words(move, letters)}")
+                    self.since.append(f"  seat {s} ({self.names[s]}): {self._seen(s, move, letters)}")
         except Quit:
             return False
         return True
+
+    def _seen(self, s: int, move, letters: str) -> str:
+        """A bot's move as the person's seat saw it: a pass's cards only when they came to this seat."""
+        if isinstance(move, Pass):
+            to = (s + 2) % 4
+            if to != self.seat:
+                return f"passed two cards to seat {to}"
+            return "passed you " + " ".join(format_card(c, letters) for c in move.cards)
+        return move_words(move, letters)
 
     def ask(self):
         """The person's move: the screen, then lines read until one is a legal move."""
