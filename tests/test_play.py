@@ -23,7 +23,7 @@ import time
 import pytest
 from safety_tools import cli, env, lines, sub
 
-from lostcards.play.moves import InputRefused, parse
+from lostcards.interactive.moves import InputRefused, parse
 from lostcards.rules.ruleset import rules
 
 PROMPT = re.compile(r"(your move|draw)> $")
@@ -89,8 +89,14 @@ class Terminal:
             self._pump(0.2)
         while self._pump(0.1):
             pass
-        rc = self.proc.wait(timeout=5)
-        os.close(self.fd)
+        try:
+            rc = self.proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise AssertionError(f"the child did not end; its last output:\n{self.text[-3000:]}") from None
+        finally:
+            os.close(self.fd)
         return rc
 
 
@@ -279,7 +285,7 @@ def test_the_documented_play_commands_start_as_written(tmp_path):
 
 
 def test_a_pass_between_the_others_shows_no_cards(tmp_path):
-    from lostcards.play.session import Session
+    from lostcards.interactive.session import Session
     from lostcards.policies import resolve
     from lostcards.reference.moves import Pass
     r = rules("expeditions", players=4)
@@ -295,10 +301,17 @@ def test_a_pass_between_the_others_shows_no_cards(tmp_path):
 def test_the_screen_is_drawn_from_the_seats_observation_alone():
     """The screen is a function of the Observation: two deals that differ only in what seat 0 cannot see
     (seat 1's hand and the deck's order) give it the same screen."""
-    from lostcards.play.screen import render
+    from lostcards.interactive.screen import render
     from lostcards.reference.round import Round
     r = rules("expeditions", players=2)
     a = Round.dealt(r, 3, 0)
     hidden = sorted(a.hands[1] + a.deck)
     b = Round(r, [a.hands[0], hidden[:6]], hidden[6:], 0)
     assert render(a.observation(0), {1: "expert"}) == render(b.observation(0), {1: "expert"})
+
+
+def test_the_play_command_leaves_the_play_function_alone():
+    import lostcards
+    import lostcards.cli.play  # noqa: F401
+    import lostcards.interactive.session  # noqa: F401
+    assert callable(lostcards.play) and callable(lostcards.play_records)

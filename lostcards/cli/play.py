@@ -43,7 +43,7 @@ def play(against, partner, opponents, players, seat, first, preset, sets, seed, 
     stops).  At the end your costliest moves are shown with the better move
     (docs/play.md).
     """
-    from lostcards.play.session import Session
+    from lostcards.interactive.session import Session
     from lostcards.policies import resolve, split_policies
     from lostcards.rules.ruleset import build_rules
     r = build_rules(preset, sets, int(players))

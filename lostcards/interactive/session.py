@@ -14,8 +14,8 @@ import os
 from pathlib import Path
 from typing import Callable, Optional
 
-from lostcards.play.moves import HELP, InputRefused, card_choice, card_refusal, parse, refusal
-from lostcards.play.screen import by_suit, cards_text, draw_text, render
+from lostcards.interactive.moves import HELP, InputRefused, card_choice, card_refusal, parse, refusal
+from lostcards.interactive.screen import by_suit, cards_text, draw_text, render
 from lostcards.reference.moves import Pass, Play
 from lostcards.reference.round import Round, deal_record, turn_record
 from lostcards.rules.cards import format_card, suit_of

@@ -1,1 +1,0 @@
-"""`lostcards play`: a person takes a seat against bots (session, screen, typed moves)."""
