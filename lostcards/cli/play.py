@@ -1,6 +1,7 @@
 """`lostcards play`: take a seat against bots, one round, typed at a prompt (``lostcards.play``)."""
 from __future__ import annotations
 
+import os
 import secrets
 import sys
 from pathlib import Path
@@ -57,7 +58,7 @@ def play(against, partner, opponents, players, seat, first, preset, sets, seed, 
     path = Path(out) if out else _free(Path("runs/play") / f"round-seed{seed}.json")
     _check_out(path)
     click.echo(f"lostcards play: seed {seed} (--seed {seed} deals this round again); the record goes to {path}")
-    session = Session(r, seed, seat, bots, path, first, read=_read, write=click.echo)
+    session = Session(r, seed, seat, bots, path, first, read=_Lines(), write=click.echo)
     try:
         finished = session.play()
     except KeyboardInterrupt:
@@ -76,9 +77,39 @@ def play(against, partner, opponents, players, seat, first, preset, sets, seed, 
         click.echo(session.analysis(samples))
 
 
-def _read(prompt: str) -> str:
-    sys.stdout.flush()
-    return input(prompt)
+class _Lines:
+    """Lines typed on stdin, read so that Ctrl-C is honoured at once: waiting in ``select`` with a
+    short timeout lets Python run its signal handler even when the interrupt came just before the wait
+    (a plain blocking read would sleep through it until the next key)."""
+
+    def __init__(self):
+        self.buf = b""
+        try:
+            self.fd = sys.stdin.fileno()
+        except (AttributeError, OSError, ValueError):
+            self.fd = None             # no file descriptor (a test's stream): input() reads it
+
+    def __call__(self, prompt: str) -> str:
+        import io
+        import select
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        if self.fd is None:
+            return input()
+        while b"\n" not in self.buf:
+            try:
+                if not select.select([self.fd], [], [], 0.2)[0]:
+                    continue
+            except (OSError, ValueError, io.UnsupportedOperation):
+                pass                   # select cannot wait on it: read, blocking
+            data = os.read(self.fd, 4096)
+            if not data:
+                if not self.buf:
+                    raise EOFError
+                self.buf += b"\n"
+            self.buf += data
+        line, _, self.buf = self.buf.partition(b"\n")
+        return line.decode("utf-8", "replace").rstrip("\r")
 
 
 def _bots(players, seat, against, partner, opponents, resolve, split_policies) -> dict:
