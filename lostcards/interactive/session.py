@@ -18,7 +18,7 @@ from lostcards.interactive.moves import HELP, InputRefused, card_choice, card_re
 from lostcards.interactive.screen import by_suit, cards_text, draw_text, render
 from lostcards.reference.moves import Pass, Play
 from lostcards.reference.round import Round, deal_record, turn_record
-from lostcards.rules.cards import format_card, suit_of
+from lostcards.rules.cards import format_card, parse_card, suit_of
 from lostcards.rules.streams import Stream
 
 
@@ -169,7 +169,7 @@ class Session:
         for s in range(self.rules.players):
             if s == self.seat:
                 continue
-            dealt = [self.rnd.codes[p] for p in self.rnd._dealt[s]]
+            dealt = [parse_card(t, self.rules) for t in self.record["hands"][s]]
             lines.append(f"  seat {s} ({self.names[s]}): {by_suit(dealt, letters)} -> "
                          f"{by_suit(self.rnd.hand(s), letters)}")
         if self.rules.players == 1:

@@ -41,25 +41,26 @@ def step(policy, obs, params, mem):
     return policy(obs, ptr(params), ptr(mem))
 
 
-def entries(policies) -> list:
+def entries(policies, about=None) -> list:
     """What the bridge needs compiled, for ``numba_cache.compile_all``: the step function and each
-    numba policy's kernel as a function of its own (the engine inlines it into its decider instead)."""
+    numba policy's kernel as a function of its own (the engine inlines it into its decider instead);
+    `about`: a first guess of each policy's seconds to compile, by name."""
     from lostcards.numba_cache import Entry
-    from lostcards.run.runner import ABOUT
+    about = about or {}
     out = [Entry(step, STEP_SIG, "the bridge to the reference engine", 5.0)]
     seen = set()
     for p in policies:
         if p.kernel is not None and id(p.kernel) not in seen:
             seen.add(id(p.kernel))
-            out.append(Entry(p.kernel, POLICY_SIG, f"the {p.name} policy (bridged)", ABOUT.get(p.name, 10.0)))
+            out.append(Entry(p.kernel, POLICY_SIG, f"the {p.name} policy (bridged)", about.get(p.name, 10.0)))
     return out
 
 
-def prepare(policies) -> float:
+def prepare(policies, about=None) -> float:
     """Compile (or load) what the numba policies among `policies` need to play on the reference engine."""
     from lostcards.numba_cache import compile_all
     numba_ones = [p for p in policies if p.kernel is not None]
-    return compile_all(entries(numba_ones)) if numba_ones else 0.0
+    return compile_all(entries(numba_ones, about)) if numba_ones else 0.0
 
 
 def _callable(kernel):
@@ -135,60 +136,3 @@ def python_policy(policy):
         return guarded(policy)
     return Bridged(policy)
 
-
-def cost(spec: str = "expert", players: int = 2, rounds: int = 40, seed: int = 0) -> dict:
-    """What a move costs through the bridge: microseconds a move of `spec` (against itself) on the
-    reference engine, split into the observation, its conversion, the kernel call and the rest, and
-    the same policy's microseconds a move in the engine's batch loop (one thread); CPU time throughout."""
-    import time
-
-    from lostcards.engine.convert import from_observation
-    from lostcards.policies import resolve
-    from lostcards.reference.round import Round
-    from lostcards.rules.ruleset import rules as make_rules
-    from lostcards.rules.streams import Stream
-    from lostcards.run import runner
-    r = make_rules("expeditions", players=players)
-    p = resolve(spec)
-    prepare([p])
-    b = Bridged(p)
-    t_obs = t_conv = t_total = 0.0
-    moves = 0
-    clock = time.thread_time          # CPU time of this thread: a loaded machine does not inflate it
-    for i in range(rounds):
-        rnd = Round.dealt(r, seed, i, i % players)
-        streams = [Stream(seed, i, 1 + s) for s in range(players)]
-        while not rnd.ended:
-            t0 = clock()
-            o = rnd.observation()
-            t1 = clock()
-            from_observation(o)
-            t2 = clock()
-            m = b(o, streams[rnd.seat])
-            t3 = clock()
-            rnd.apply(m)
-            t_obs += t1 - t0
-            t_conv += t2 - t1
-            t_total += t3 - t2
-            moves += 1
-    runner.play(r, p, p, rounds=2, seed=seed, threads=1)       # warm
-    t0 = time.process_time()          # the batch loop runs on a worker thread of its own
-    eng = runner.play(r, p, p, rounds=rounds, seed=seed, first=-1, threads=1)
-    t_eng = time.process_time() - t0
-    eng_moves = int(eng.round_info[:, 1].sum())
-    us = 1e6 / max(moves, 1)
-    return {"policy": p.spec, "players": players, "moves": moves,
-            "observation_us": t_obs * us, "conversion_us": t_conv * us,
-            "kernel_and_rest_us": (t_total - t_conv) * us, "bridge_us": t_total * us,
-            "engine_us": t_eng * 1e6 / max(eng_moves, 1)}
-
-
-if __name__ == "__main__":          # python -m lostcards.run.bridge [SPEC [PLAYERS [ROUNDS]]]
-    import sys
-    args = sys.argv[1:]
-    res = cost(args[0] if args else "expert", int(args[1]) if len(args) > 1 else 2,
-               int(args[2]) if len(args) > 2 else 40)
-    print(f"{res['policy']}, {res['players']} players, {res['moves']} moves: through the bridge "
-          f"{res['bridge_us']:.0f} us a move (conversion {res['conversion_us']:.0f} us, kernel call and move "
-          f"{res['kernel_and_rest_us']:.0f} us; the reference engine's observation {res['observation_us']:.0f} us "
-          f"besides); in the engine {res['engine_us']:.1f} us a move")

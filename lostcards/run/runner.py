@@ -157,7 +157,7 @@ def reference_policies(r: Ruleset, a: Policy, b: Policy) -> list:
     bridged (compiled first, with the usual notice)."""
     from lostcards.run.bridge import prepare as prepare_bridge
     from lostcards.run.bridge import python_policy
-    prepare_bridge([a, b][:r.sides])
+    prepare_bridge([a, b][:r.sides], ABOUT)
     return [python_policy(p) for p in (a, b)][:r.sides]
 
 
@@ -173,7 +173,7 @@ def prepare(a: Policy, b: Policy) -> float:
     from lostcards.numba_cache import Entry, compile_all
     if a.kernel is None or b.kernel is None:     # a plain-Python policy plays on the reference engine,
         from lostcards.run.bridge import prepare as prepare_bridge
-        return prepare_bridge([a, b])            # a numba one beside it through the bridge
+        return prepare_bridge([a, b], ABOUT)     # a numba one beside it through the bridge
     entries = [Entry(loops.play_chunk, loops.CHUNK_SIG, "the batch loop", 15.0)]
     for p in (a, b) if a.kernel is not b.kernel else (a,):
         if p.kernel is not None:
