@@ -86,6 +86,8 @@ class Session:
                     self.since.append(f"  seat {s} ({self.names[s]}): {self._seen(s, move, letters)}")
         except Quit:
             return False
+        if self.since:                   # the others' moves after the person's last turn
+            self.write("\n".join(["the last moves:", *self.since]))
         return True
 
     def _seen(self, s: int, move, letters: str) -> str:
