@@ -34,6 +34,8 @@ COMMANDS = {
     "analyze": ("lostcards.cli.analyze", "analyze",
                 "Expected points lost by each move of one seat in a round record, against the best move from "
                 "its information set."),
+    "play": ("lostcards.cli.play", "play",
+             "Take a seat against bots for one round, typing your moves; the round is saved as a record."),
 }
 
 EXIT_HELP = """\b

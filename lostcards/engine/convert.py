@@ -12,6 +12,8 @@ investments.  ``to_observation`` lists an expedition in slot order
 """
 from __future__ import annotations
 
+import functools
+
 from lostcards.engine.deal import card_set, codes_of, obs_rules_words, rules_block
 from lostcards.engine.layout import INFO, OBS, RULES, SIZES, TOTALS, Obs
 from lostcards.errors import BadArgument
@@ -82,12 +84,18 @@ def to_observation(obs, rules: Ruleset) -> Observation:
     )
 
 
+@functools.lru_cache(maxsize=64)
+def _rules_words(rules: Ruleset) -> tuple:
+    """(the deck's codes as two words, the observation's two rules words): once a ruleset."""
+    rb = rules_block(rules)
+    at = RULES.at("all")
+    return (_u(rb[at]), _u(rb[at + 1])), tuple(obs_rules_words(rules))
+
+
 def _accepted(rules: Ruleset, laid: list) -> tuple:
     """The cards a side's expeditions take now, as the engine keeps them: the deck's codes, less,
     in each suit, the highest number laid and every slot below it (investments included)."""
-    rb = rules_block(rules)
-    at = RULES.at("all")
-    lo, hi = _u(rb[at]), _u(rb[at + 1])
+    lo, hi = _rules_words(rules)[0]
     for s, exp in enumerate(laid):
         numbers = [c % SLOTS for c in exp if c % SLOTS >= 3]
         if not numbers:
@@ -105,7 +113,7 @@ def from_observation(o: Observation) -> Obs:
     r = o.rules
     players, seat = o.players, o.seat
     w = dict.fromkeys(OBS.names(), 0)
-    w["rules"], w["rules2"] = obs_rules_words(r)
+    w["rules"], w["rules2"] = _rules_words(r)[1]
     nonempty = sum(1 << s for s, pile in enumerate(o.discards) if pile)
     w["info"] = INFO.pack(seat=seat, side=side_of(seat, players), deck=o.deck_size, stall=o.stall_count,
                           can_pass=int(o.can_pass), nonempty=nonempty)

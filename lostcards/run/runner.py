@@ -15,7 +15,7 @@ from lostcards.engine import batch as loops
 from lostcards.engine import core, moves
 from lostcards.engine.policy import decider, decider_entry
 from lostcards.errors import BadArgument, IllegalMove, PolicyFailure
-from lostcards.policies import Policy, guarded, resolve
+from lostcards.policies import Policy, resolve
 from lostcards.rules.cards import deck_codes, format_card
 from lostcards.rules.outcome import Ending
 from lostcards.rules.ruleset import Ruleset
@@ -125,9 +125,6 @@ def check_play_records(rules, policy_a, policy_b, round_indices, seed, first):
     """``play_records``'s arguments checked, as ``check_play`` does; the round indices as an int64 array."""
     from lostcards.rules.ruleset import check_int
     r, a, b, _, seed, _, first, _ = check_play(rules, policy_a, policy_b, 0, seed, 0, first, None)
-    for p in (a, b):
-        if p.kernel is None:
-            raise PolicyFailure(f"records are played again on the numba engine: policy {p.spec!r} is plain Python")
     if isinstance(round_indices, (str, bytes)) or not hasattr(round_indices, "__iter__"):
         raise BadArgument(f"round_indices must be round numbers, e.g. range(3); got {round_indices!r:.40}")
     idx = np.array([check_int("round index", i, 0, MAX_ROUNDS, "", BadArgument, text=False) for i in round_indices],
@@ -136,13 +133,10 @@ def check_play_records(rules, policy_a, policy_b, round_indices, seed, first):
 
 
 def _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, out_side):
-    """Plain-Python policies play on the reference engine (slow: for prototyping)."""
+    """Plain-Python policies play on the reference engine (slow: for prototyping); a numba policy
+    beside one plays there through the bridge (run/bridge.py), exactly as it plays in the engine."""
     from lostcards.reference import round as reference
-    for p in (a, b):
-        if p.python is None:
-            raise PolicyFailure(f"policy {p.spec!r} has no plain-Python version, so it cannot play "
-                                "beside a plain-Python policy")
-    pols = [guarded(a), guarded(b)][:r.sides]
+    pols = reference_policies(r, a, b)
     for row in range(out_round.shape[0]):
         i = start + row
         f = first if first >= 0 else i % r.players
@@ -158,6 +152,15 @@ def _play_reference(r, a, b, seed, start, first, out_round, out_seat, out_suit, 
         out_side[row] = st["side_suits"]
 
 
+def reference_policies(r: Ruleset, a: Policy, b: Policy) -> list:
+    """One reference-engine policy a side: a plain-Python policy as it is (guarded), a numba one
+    bridged (compiled first, with the usual notice)."""
+    from lostcards.run.bridge import prepare as prepare_bridge
+    from lostcards.run.bridge import python_policy
+    prepare_bridge([a, b][:r.sides], ABOUT)
+    return [python_policy(p) for p in (a, b)][:r.sides]
+
+
 _E64 = np.zeros((0, 0), np.int64)
 _E32 = np.zeros((0, 0), np.int32)
 _NO_IDS = np.zeros(0, np.int64)
@@ -168,8 +171,9 @@ def prepare(a: Policy, b: Policy) -> float:
     """Compile (or load from the cache) what playing `a` against `b` needs: the batch loop and each
     policy's decider; one line on stderr first when something compiles.  Returns its seconds."""
     from lostcards.numba_cache import Entry, compile_all
-    if a.kernel is None or b.kernel is None:
-        return 0.0                       # a plain-Python policy plays on the reference engine
+    if a.kernel is None or b.kernel is None:     # a plain-Python policy plays on the reference engine,
+        from lostcards.run.bridge import prepare as prepare_bridge
+        return prepare_bridge([a, b], ABOUT)     # a numba one beside it through the bridge
     entries = [Entry(loops.play_chunk, loops.CHUNK_SIG, "the batch loop", 15.0)]
     for p in (a, b) if a.kernel is not b.kernel else (a,):
         if p.kernel is not None:
@@ -205,10 +209,41 @@ def log_rounds(r: Ruleset, a: Policy, b: Policy, idx, seed: int, first: int, log
     k = idx.shape[0]
     if not k:
         return
+    if a.kernel is None or b.kernel is None:
+        _log_reference(r, a, b, idx, seed, first, logs, orders, errors)
+        return
     nt = min(threads or threads_available(), threads_available())
     _run(r, a, b, seed, 0, idx, k, first, nt, max(1, min(k, nt * 4)),
          np.zeros((0, 5), np.int64), np.zeros((0, 1, 5), np.int32), np.zeros((0, 1, 1, 4), np.int16),
          np.zeros((0, 1, 1, 3), np.int16), logs, orders, errors)
+
+
+def _log_reference(r: Ruleset, a: Policy, b: Policy, idx, seed: int, first: int, logs, orders, errors):
+    """``log_rounds`` for rounds with a plain-Python policy: played on the reference engine."""
+    from lostcards.engine.moves import E_LOG_FULL, from_reference
+    from lostcards.reference import round as reference
+    from lostcards.reference.observation import side_of
+    from lostcards.rules.streams import Stream
+    pols = reference_policies(r, a, b)
+    cap = logs.shape[1]
+    for j, i in enumerate(int(x) for x in idx):
+        f = first if first >= 0 else i % r.players
+        rnd = reference.Round.dealt(r, seed, i, f)
+        hands, deck, aside = reference.deal(r, seed, i)
+        orders[j] = [*aside, *(p for h in hands for p in h), *deck]
+        streams = [Stream(seed, i, 1 + s) for s in range(r.players)]
+        logs[j] = -1
+        while not rnd.ended:
+            if rnd.turn >= cap:
+                errors[j] = E_LOG_FULL
+                break
+            move = pols[side_of(rnd.seat, r.players)](rnd.observation(), streams[rnd.seat])
+            try:
+                rnd.apply(move)
+            except IllegalMove as e:
+                raise PolicyFailure(f"round {i} (seed {seed}): the policy of seat {rnd.seat} made an illegal "
+                                    f"move on turn {rnd.turn + 1}: {e.reason}") from None
+            logs[j, rnd.turn - 1] = from_reference(move)
 
 
 def max_turns(r: Ruleset) -> int:
@@ -224,6 +259,8 @@ def play_records(rules, policy_a="random", policy_b=None, round_indices=(0,), se
             first: int = 0) -> list[dict]:
     """SPEC §5 records of the given rounds, as the batch loop plays them."""
     r, a, b, idx, seed, first = check_play_records(rules, policy_a, policy_b, round_indices, seed, first)
+    if a.kernel is None or b.kernel is None:
+        return _reference_records(r, a, b, idx, seed, first)
     deck = deck_codes(r)
     k = idx.shape[0]
     cap = max_turns(r)
@@ -237,6 +274,21 @@ def play_records(rules, policy_a="random", policy_b=None, round_indices=(0,), se
             raise PolicyFailure(f"round {int(idx[j])} (seed {seed}): {moves.message(errors[j])}")
         f = first if first >= 0 else int(idx[j]) % r.players
         out.append(record_of(r, [deck[p] for p in orders[j]], logs[j], f))
+    return out
+
+
+def _reference_records(r: Ruleset, a: Policy, b: Policy, idx, seed: int, first: int) -> list[dict]:
+    """Records of rounds with a plain-Python policy: played again on the reference engine."""
+    from lostcards.reference import round as reference
+    pols = reference_policies(r, a, b)
+    out = []
+    for i in idx:
+        i = int(i)
+        f = first if first >= 0 else i % r.players
+        try:
+            out.append(reference.play_round(r, seed, i, pols, first=f).record)
+        except IllegalMove as e:
+            raise PolicyFailure(f"round {i} (seed {seed}): {e}") from None
     return out
 
 
