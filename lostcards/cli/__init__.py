@@ -25,6 +25,31 @@ def _on_ctrl_c(signum, frame):
     raise KeyboardInterrupt
 
 
+def _last_moment(code: int) -> int:
+    """The command is over: a Ctrl-C from here on no longer raises (an exception while Python shuts
+    down kills it by the signal, with no line); one that came before the streams are flushed still
+    ends with the "interrupted" line and 130, the work itself being complete."""
+    late = []
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        try:
+            signal.signal(signal.SIGINT, lambda signum, frame: late.append(signum))
+        except ValueError:             # not the main thread (run() called from a thread)
+            return code
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:
+        pass
+    if late and code != EXIT_INTERRUPTED:
+        interrupted()
+        return EXIT_INTERRUPTED
+    return code
+
+
 def run():
     """The console entry point: the exit statuses above, one line for any refusal, no traceback."""
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
@@ -40,6 +65,7 @@ def run():
         code = EXIT_BROKEN_PIPE
     except SystemExit as e:            # a command's own sys.exit(status)
         code = e.code if isinstance(e.code, int) else (EXIT_OK if e.code is None else EXIT_FAILED)
+    code = _last_moment(code)
     if code == EXIT_INTERRUPTED:
         # Python kills itself with SIGINT at exit when an interrupt once went unhandled inside a C
         # extension's own Python call (during an import, say), whatever came after: exit here instead
