@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-
 from safety_tools import default_sigint
 
 from lostcards import cli

@@ -39,7 +39,8 @@ def interrupt(args, cwd, after: float, wait: float = 60, started=None):
 def test_a_child_sees_ctrl_c_even_when_the_test_runner_ignores_it():
     """The premise of every Ctrl-C test: a suite started from a background job ignores SIGINT, and a child
     inherits that unless it is started with the default disposition."""
-    probe = [sys.executable, "-c", "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"]
+    probe = [sys.executable, "-c",
+             "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"]
     old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         plain = subprocess.run(probe, capture_output=True, text=True).stdout.strip()

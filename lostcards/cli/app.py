@@ -10,7 +10,16 @@ from importlib import import_module
 import click
 
 from lostcards import __version__
-from lostcards.cli.status import EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, interrupted, quiet_stdout
+from lostcards.cli.status import (
+    EXIT_BROKEN_PIPE,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    interrupted,
+    os_failure,
+    quiet_stdout,
+    stdout_failed,
+)
 from lostcards.errors import LostcardsError
 
 # name -> (module, attribute, the one-line help `lostcards --help` shows; a test keeps it the command's own)
@@ -87,6 +96,8 @@ class Group(click.Group):
             raise _Stop(EXIT_INTERRUPTED) from None
         except BrokenPipeError:            # click would exit 1, which replay's verdicts give "illegal"
             raise _Stop(EXIT_BROKEN_PIPE) from None
+        except OSError as e:               # a full disk or stdout, a path the system refuses: one line
+            raise click.ClickException(os_failure(e)) from None
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_HELP)
@@ -106,6 +117,9 @@ def main_status(args=None) -> int:
     except click.exceptions.Abort:
         interrupted()
         return EXIT_INTERRUPTED
+    except click.exceptions.NoArgsIsHelpError as e:    # `lostcards` alone: the help, as help
+        click.echo(e.ctx.get_help(), err=True)
+        return e.exit_code
     except click.UsageError as e:
         where = e.ctx.command_path if e.ctx else "lostcards"
         msg = " ".join(e.format_message().split())
@@ -113,6 +127,8 @@ def main_status(args=None) -> int:
         click.echo(f"Error: {msg} (see: {where} --help)", err=True)
         return e.exit_code
     except click.ClickException as e:
+        if stdout_failed():
+            quiet_stdout()
         e.show()
         return e.exit_code if e.exit_code else EXIT_FAILED
     return rv if isinstance(rv, int) else EXIT_OK

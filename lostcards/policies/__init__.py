@@ -312,16 +312,21 @@ def _import_policy(text: str, module: str, attr: str) -> Policy:
 
 def _check_compiles(text: str, kernel) -> None:
     """A user's numba policy compiles for the policy signature, or PolicyError says why in one line."""
-    from numba.core.errors import NumbaError
+    from numba import types
 
     from lostcards.engine.policy import POLICY_SIG
+    why = None
     try:
-        kernel.compile(POLICY_SIG.args)
-    except NumbaError as e:
+        kernel.compile(POLICY_SIG.args)           # a wrong signature is a TypeError, not a NumbaError
+        got = kernel.overloads[tuple(POLICY_SIG.args)].signature.return_type
+        if not isinstance(got, types.Integer):
+            why = f"it returns {got}, not a move (an integer)"
+    except Exception as e:  # noqa: BLE001 - whatever numba raises for the user's code: one line
         lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+        why = f"{type(e).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+    if why:
         raise PolicyError(f"policy {_shown(text)!r} does not compile as a numba policy "
-                          f"(obs, params, rng) -> move: {_shown_long(lines[0] if lines else type(e).__name__)}"
-                          ) from None
+                          f"(obs, params, rng) -> move: {_shown_long(why)}") from None
 
 
 def guarded(policy: Policy):
@@ -333,7 +338,7 @@ def guarded(policy: Policy):
     def call(obs, stream):
         try:
             return fn(obs, stream)
-        except Exception as e:
+        except (Exception, SystemExit) as e:      # sys.exit() in a policy ends its run, not the program
             from lostcards.errors import PolicyFailure
             raise PolicyFailure(f"policy {policy.spec!r} raised {failure(e, code)}") from None
     return call

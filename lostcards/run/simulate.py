@@ -29,6 +29,7 @@ from lostcards.run.batchdir import (
     FORMAT,
     DirLock,
     atomic_file,
+    check_dir,
     check_shard,
     clear_leftovers,
     now,
@@ -78,6 +79,7 @@ def run(spec: BatchSpec, out, *, command: str = "", csv: bool = False,
     a, b = (resolve(p) for p in spec.policies)         # an unknown policy fails before anything is written
     records = check_records(records, spec.rounds)
     backend = backend or backends.Local(threads)
+    check_dir(out, "simulate", spec.identity())         # a path the system refuses (too long, ...), before exists()
     existed = out.exists()
     prepare_dir(out, spec, outputs(spec, csv, records))    # refuse a wrong directory before anything else
     if log and spec.shard_size < SMALL_SHARD and spec.shards > 10:
