@@ -145,10 +145,15 @@ class Policy:
     def with_params(self, text: str) -> "Policy":
         values = [_default(v) for v in self.parameters.values()]
         names = list(self.parameters)
-        for item in filter(None, (t.strip() for t in text.split(","))):
+        given: set = set()
+        for item in (t.strip() for t in text.split(",")):
             if "=" not in item:
                 raise PolicyError(f"policy parameter {_shown(item)!r} of {self.name!r} must be NAME=VALUE")
             k, v = (s.strip() for s in item.split("=", 1))
+            if k in given:
+                raise PolicyError(f"{self.name}:{_shown(k)} is given twice in {_shown(self.name + ':' + text)!r}: "
+                                  "give each parameter once")
+            given.add(k)
             if k not in self.parameters:
                 allowed = ", ".join(names) or "none"
                 raise PolicyError(f"unknown parameter {_shown(k)!r} of policy {self.name!r} (allowed: {allowed})")
@@ -209,13 +214,18 @@ def _load_builtins():
             register(obj)
 
 
-def split_policies(text: str) -> list[str]:
-    """'expert:invest=never,endgame=off,greedy' -> ['expert:invest=never,endgame=off', 'greedy']."""
+def split_policies(text: str, option: str = "--policies") -> list[str]:
+    """'expert:invest=never,endgame=off,greedy' -> ['expert:invest=never,endgame=off', 'greedy'].
+
+    An empty entry ('random,', ',random', 'a,,b', '') is refused, naming the option."""
     out: list[str] = []
     for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            raise PolicyError(f"{option} {_shown(text)!r} has an empty entry (a comma too many, or nothing): "
+                              "give policy names separated by commas, e.g. expert,greedy")
         if out and "=" in piece and ":" not in piece.split("=", 1)[0]:
             out[-1] += "," + piece
-        elif piece:
+        else:
             out.append(piece)
     return out
 
