@@ -335,7 +335,7 @@ def _check_compiles(text: str, kernel) -> None:
         lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
         why = f"{type(e).__name__}: {lines[0] if lines else ''}".rstrip(": ")
     if why:
-        raise PolicyError(f"policy {_shown(text)!r} does not compile as a numba policy "
+        raise PolicyError(f"policy {_shown_long(text, 60)!r} does not compile as a numba policy "
                           f"(obs, params, rng) -> move: {_shown_long(why)}") from None
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from lostcards.analysis.stats import Estimate, share_ci
+from lostcards.errors import BatchError
 from lostcards.run.load import iter_shards, read_manifest
 
 _SEAT_STATS = ["plays", "discards", "deck_draws", "pile_draws", "passes"]
@@ -131,4 +132,7 @@ def summarize(out) -> str:
         acc.add_rounds(df)
     for df in iter_shards(out, "seats", ["seat", *_SEAT_STATS], manifest):
         acc.add_seats(df)
+    if isinstance(manifest.get("rounds_done"), int) and manifest["rounds_done"] != acc.n:
+        raise BatchError(f"{out}/manifest.json says {manifest['rounds_done']:,} rounds done, its finished shards "
+                         f"hold {acc.n:,}: it was edited or damaged")
     return acc.text(manifest)
