@@ -311,7 +311,7 @@ def test_ctrl_c_ends_a_run_stuck_in_an_endless_numba_policy(tmp_path):
     (tmp_path / "loop_bot.py").write_text(
         "from numba import njit\n\n\n@njit(cache=True)\ndef endless(obs, params, rng):\n    i = 0\n"
         "    while i >= 0:\n        i += 1\n    return i\n")
-    p = subprocess.Popen([sys.executable, "-m", "lostcards", *SIM, "--policies", "loop_bot:endless,random",
+    p = subprocess.Popen([sys.executable, "-m", "lostcards", *map(str, SIM), "--policies", "loop_bot:endless,random",
                           "--out", "out"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          env=env(), preexec_fn=default_sigint)
     time.sleep(25)                        # compiled (a cold cache) and in the loop
