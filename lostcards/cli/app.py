@@ -49,8 +49,8 @@ EXIT_HELP = """\b
 Exit statuses (every command):
   0    done
   1    refused or failed: a value the command checked (a rule parameter, a
-       policy, a bound), an --out directory holding other output, a policy
-       that raised, a full disk; the message is one line
+       policy, a bound), an --out directory or output file holding other
+       output, a policy that raised, a full disk or stdout; one line
   2    usage: an unknown command or option, a missing or mistyped value
   3    sweep --fail-on-flag: a cell was flagged
   130  interrupted (Ctrl-C); a batch keeps its finished shards
