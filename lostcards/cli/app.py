@@ -59,6 +59,9 @@ replay keeps its own: 0 every record legal, 1 an illegal turn, 2 a malformed
 record or unreadable file."""
 
 
+_NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())     # click 8.1 prints the help itself
+
+
 class _Stop(Exception):
     """Carries an exit status past click's own handling of Ctrl-C and broken pipes."""
 
@@ -117,7 +120,7 @@ def main_status(args=None) -> int:
     except click.exceptions.Abort:
         interrupted()
         return EXIT_INTERRUPTED
-    except click.exceptions.NoArgsIsHelpError as e:    # `lostcards` alone: the help, as help
+    except _NO_ARGS as e:              # `lostcards` alone: the help, as help (click 8.2 on)
         click.echo(e.ctx.get_help(), err=True)
         return e.exit_code
     except click.UsageError as e:
