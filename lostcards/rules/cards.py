@@ -75,7 +75,9 @@ def parse_card(text: object, rules) -> int:
     if len(t) < 2:
         raise CardError(f"not a card: {text!r}")
     rank, letter = t[:-1], t[-1]
-    letters = rules.letters
+    letters = getattr(rules, "letters", None)
+    if not isinstance(letters, str) or not hasattr(rules, "numbers"):
+        raise CardError(f"rules = {rules!r:.40} is not allowed: a ruleset (lostcards.rules(...))")
     if letter not in letters:
         raise CardError(f"not a card: {text!r} (suits are {', '.join(letters)})")
     suit = letters.index(letter)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -171,6 +172,8 @@ def load(out, columns: dict | None = None, *, tables=None, lazy: bool | str = Fa
       per table (nothing read yet: ``.to_table(columns=..., filter=...)``, ``.to_batches()``);
       "dask": a ``dask.dataframe`` per table.  For big batches, or use ``iter_shards``.
     """
+    if not isinstance(out, (str, os.PathLike)):
+        raise BatchError(f"out = {out!r:.40} is not allowed: a batch directory (a path)")
     out = Path(out)
     manifest = read_manifest(out)
     if isinstance(tables, str):

@@ -117,6 +117,9 @@ _ROUND_COLS = ["policy_a", "policy_b", "turns", "ended_by", "score_a", "score_b"
 
 def summary(tabs: dict[str, pd.DataFrame], manifest: dict | None = None) -> str:
     """The one-screen summary of a batch's tables (DataFrames, as ``load`` returns)."""
+    if not isinstance(tabs, dict) or not all(isinstance(tabs.get(t), pd.DataFrame) for t in ("rounds", "seats")):
+        raise BatchError(f"tabs = {tabs!r:.40} is not allowed: the tables of a batch as lostcards.load returns "
+                         "them (a dict with 'rounds' and 'seats' DataFrames)")
     acc = _Summary()
     acc.add_rounds(tabs["rounds"])
     acc.add_seats(tabs["seats"])
