@@ -274,6 +274,20 @@ def test_a_figure_goes_to_a_new_folder_and_a_failed_figure_keeps_the_analysis(wo
     assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == ["margin.png"]
 
 
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_folder_is_refused_before_the_work(world, tmp_path):
+    """Issue 21, 3: --figure and bench --json into a read-only folder: one line, before anything is played."""
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    try:
+        one_line(cli("analyze", world["REC"], "--samples", 2, "--figure", ro / "f.png"), 1, "--figure", "cannot write")
+        one_line(cli("bench", "--rounds", 1000, "--json", ro / "b.json"), 1, "--json", "cannot write")
+        assert not any(ro.iterdir())
+    finally:
+        ro.chmod(0o700)
+
+
 def test_lostcards_alone_prints_its_help():
     """Issue 21, 6: `lostcards` with no command prints the help as help (usage status 2), not one Error line."""
     code, out, err = cli()
