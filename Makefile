@@ -22,8 +22,8 @@ lint: $(STAMP)  ## ruff: lint and import order (config in pyproject.toml)
 test: $(STAMP)  ## the fast suite (slow simulations are marked and left out)
 	$(PY) -m pytest -q -n 2
 
-test-slow: $(STAMP)
-	$(PY) -m pytest -q -m slow
+test-slow: $(STAMP)  ## the slow tests only: long simulations, a cold compile of everything (CI runs both)
+	$(PY) -m pytest -q -n 2 -m slow
 
 bench: $(STAMP)  ## rounds per second, with the C yardstick in the same go when it is there
 	$(PY) -m lostcards bench $(if $(wildcard $(YARDSTICK)/cengine.c),--yardstick $(YARDSTICK))

@@ -13,7 +13,6 @@ same words), so the tests can ask the engines to agree on *why* a move is illega
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from lostcards.engine import core
 from lostcards.engine.bits import ptr
@@ -21,6 +20,7 @@ from lostcards.engine.convert import to_observation
 from lostcards.engine.layout import MEM_WORDS, S_ENDED, S_ERROR, S_SEAT, S_TURN, STATE_WORDS, Obs
 from lostcards.engine.moves import Illegal, from_reference
 from lostcards.engine.moves import message as _message
+from lostcards.numba_cache import jit
 from lostcards.reference.moves import Pass
 from lostcards.reference.observation import Observation
 from lostcards.rules.cards import deck_codes
@@ -47,36 +47,36 @@ class EngineRound:
         self.round_index = round_index
 
 
-@njit(cache=True)
+@jit
 def _deal(state, rb, mem, seed, round_index, first):
     st = ptr(state)
     core.load_rules(st, ptr(rb))
     core.deal(st, ptr(mem), seed, round_index, first, 0)
 
 
-@njit(cache=True)
+@jit
 def _deal_order(state, rb, mem, order, round_index, first):
     st = ptr(state)
     core.load_rules(st, ptr(rb))
     core.deal_order(st, ptr(mem), ptr(order), 0, round_index, first, 0)
 
 
-@njit(cache=True)
+@jit
 def _observe(state, seat):
     return core.observe(ptr(state), seat)
 
 
-@njit(cache=True)
+@jit
 def _apply(state, m):
     return core.apply(ptr(state), m)
 
 
-@njit(cache=True)
+@jit
 def _check(state, m):
     return core.check(ptr(state), m)
 
 
-@njit(cache=True)
+@jit
 def _side_score(state, side):
     return core.side_score(ptr(state), side)
 

@@ -15,14 +15,15 @@ from collections import Counter
 
 import engine_adapter as ea
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lockstep import Lockstep, reference_category
-from numba import njit
+from strategies import rulesets
 
 from lostcards.engine.core import DRAW_DECK, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
 from lostcards.engine.observation import RULE_PASS_MIN, expedition_top, hand_card, hand_count, rule, side, suit_of
 from lostcards.errors import IllegalMove, PolicyFailure
+from lostcards.numba_cache import jit
 from lostcards.policies import Policy
 from lostcards.policies.py_random import random_policy as py_random
 from lostcards.policies.random import random_policy
@@ -38,29 +39,6 @@ from lostcards.run.runner import play
 from lostcards.run.runner import play_records as records
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-
-
-@st.composite
-def rulesets(draw):
-    """A valid ruleset with every SPEC §1 parameter drawn within its allowed range."""
-    preset = draw(st.sampled_from(["expeditions", "lost-cities"]))
-    players = draw(st.sampled_from([1, 2, 4]))
-    suits = draw(st.integers(1, 4 if preset == "expeditions" else 6))
-    numbers = tuple(sorted(draw(st.sets(st.integers(2, 10), min_size=1))))
-    investments = draw(st.integers(0, 3))
-    extra_low = tuple(sorted(draw(st.sets(st.sampled_from(numbers)))))
-    n = suits * (investments + len(numbers) + (len(extra_low) if players == 4 else 0))
-    most = min(30, n // 2) if players == 1 else min(30, (n - 1) // players)
-    assume(most >= 1)
-    stall_limit = draw(st.sampled_from([0, 1, 2, 5, 8, 30]))
-    turn_cap = draw(st.integers(1, 400)) if stall_limit == 0 or draw(st.booleans()) else 0
-    return rules(preset, players=players, suits=suits, numbers=numbers, investments=investments,
-                 extra_low=extra_low, hand_size=draw(st.integers(1, most)),
-                 cost=draw(st.sampled_from([0, 5, 20, 60, 1000])),
-                 bonus_cards=draw(st.integers(1, len(numbers) + investments)),
-                 bonus_points=draw(st.sampled_from([0, 20, 1000])), stall_limit=stall_limit,
-                 pass_min_hand=draw(st.integers(3, 12)), pass_twice=draw(st.booleans()), turn_cap=turn_cap,
-                 rounds=draw(st.sampled_from([1, 3])))
 
 
 def passer(obs, stream):
@@ -193,7 +171,7 @@ def test_an_illegal_turn_is_caught_at_that_turn_naming_the_rule(r, seed, data):
 INVEST_AFTER_NUMBER, DRAW_BACK, PASS_SMALL_HAND, PASS_TWICE = range(4)
 
 
-@njit(cache=True)
+@jit
 def rule_breaker(obs, params, mem):
     """Plays like `random` until turn params[1], then breaks rule params[0] as soon as it can."""
     kind = int(params[0])

@@ -3,11 +3,14 @@
 - no import cycle among lostcards' modules (imports inside functions count);
 - nothing outside ``lostcards.cli`` imports ``lostcards.cli`` or click;
 - no module imports another module's ``_private`` name;
-- modules stay under ``MAX_LINES`` lines, but for the few named below.
+- modules stay under ``MAX_LINES`` lines, but for the few named below;
+- the state's bit layout is read through the engine's named helpers only (``engine/layout.py``,
+  ``engine/state.py``, ``engine/cardsets.py``): no raw layout arithmetic outside ``lostcards/engine``.
 """
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -29,7 +32,7 @@ def module_name(path: Path) -> str:
 
 
 def modules() -> dict[str, Path]:
-    return {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+    return {module_name(p): p for p in sorted(ROOT.rglob("*.py")) if "__pycache__" not in p.parts}
 
 
 MODULES = modules()
@@ -179,3 +182,25 @@ def test_every_package_is_installed():
     packages = {module_name(p) for p in ROOT.rglob("__init__.py")}
     assert packages | {"lostcards.experiments"} == listed
     assert cfg["package-dir"] == {"lostcards.experiments": "experiments"}
+
+
+# raw layout arithmetic: a suit from a code, the high word's base, offsets into the state's hand, table
+# and knowledge words, a discard-pile entry decoded by hand, a lane or slot mask spelt out
+RAW_LAYOUT = re.compile(r"\*\s*43\)\s*>>\s*9|HI_BASE\s*=|\bS_(HAND|PILE|EXP|ACC|KNOWN|NONEMPTY)\s*\+"
+                        r"|&\s*15\b|>>\s*\(4\s*\*|\b(NUMBER_SLOTS|LANE)\s*=\s*(0x|\()")
+
+
+def test_no_raw_layout_arithmetic_outside_the_engine():
+    """Every bit of the state is read through engine/ (one rules core): a bot or an analysis that decodes
+    the layout itself breaks silently when the layout changes."""
+    found = [f"{name}:{i}: {line.strip()}" for name, path in MODULES.items()
+             if not name.startswith("lostcards.engine")
+             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if RAW_LAYOUT.search(line.split("#")[0])]
+    assert not found, "\n".join(found)
+
+
+def test_the_raw_layout_check_can_fail():
+    for line in ["s = (c * 43) >> 9", "HI_BASE = 60", "b = S_HAND + me * 4", "t = (w & 15) - 1",
+                 "e = (lo >> (4 * k))", "NUMBER_SLOTS = 0xFF8", "x = st[S_PILE + 2 * s]"]:
+        assert RAW_LAYOUT.search(line), line

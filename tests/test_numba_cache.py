@@ -122,3 +122,14 @@ def test_compile_all_locks_says_once_and_then_loads(tmp_path, monkeypatch):
     finally:
         sys.path.remove(str(tmp_path))
         sys.modules.pop("tiny", None)
+
+
+@pytest.mark.slow      # a cold compile of everything: about a minute of CPU
+def test_bench_compile_lists_every_entry_point_on_a_cold_cache():
+    res = subprocess.run([sys.executable, "-m", "lostcards", "bench", "--compile"], capture_output=True, text=True,
+                         timeout=900)
+    assert res.returncode == 0, res.stderr
+    for entry in ("batch loop", "random decider", "expert decider", "search decider", "analyze play-outs"):
+        assert entry in res.stdout, res.stdout
+    cpu = {ln.split()[0]: float(ln.split()[-5]) for ln in res.stdout.splitlines() if ln.endswith("s wall")}
+    assert all(v > 0 for v in cpu.values()), cpu

@@ -4,7 +4,9 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from numba import njit
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies import rulesets
 
 import lostcards
 from lostcards.engine import core
@@ -12,6 +14,7 @@ from lostcards.engine.bits import offset, ptr
 from lostcards.engine.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
 from lostcards.engine.layout import (
     MEM_WORDS,
+    R_CANON,
     R_CARDS,
     R_SIMPLE,
     S_DECK_POS,
@@ -26,6 +29,7 @@ from lostcards.engine.layout import (
 )
 from lostcards.engine.moves import TO_DISCARD, move_card, move_to
 from lostcards.engine.observation import deck_size, players
+from lostcards.numba_cache import jit
 from lostcards.policies.random import random_policy
 from lostcards.policies.search import ISMCTS
 from lostcards.rules.cards import SLOTS, deck_codes
@@ -94,7 +98,7 @@ def test_beats_random_clearly():
 
 # ---- determinizations ------------------------------------------------------------------
 
-@njit(cache=True)
+@jit
 def _probe(rb, seed, rnd, turns, work, par, mem_a, true_out, samples_out, discarded):
     """Deal, play `turns` random turns, then write the true state and determinizations of the
     seat to move (and, in solitaire, the cards it discarded).  Every buffer comes from the
@@ -120,7 +124,7 @@ def _probe(rb, seed, rnd, turns, work, par, mem_a, true_out, samples_out, discar
         _samples(core.observe_as(st, s, False), work, samples_out, discarded, mem)
 
 
-@njit(cache=True)
+@jit
 def _samples(obs, work, out, discarded, rng):
     base = ptr(work)
     used = offset(base, STATE_WORDS)
@@ -195,6 +199,7 @@ def test_determinizations_agree_with_the_observation(case):
                 if o != me:
                     hidden_true += _hand(true, o)
             for w in samples:
+                assert (w[:R_CANON] == rb[:R_CANON]).all()     # the rules block, rebuilt from the observation
                 assert _hand(w, me) == _hand(true, me)
                 assert _table(w, r.suits) == _table(true, r.suits)
                 assert sum(_deck(w).values()) == sum(_deck(true).values())
@@ -215,3 +220,17 @@ def test_determinizations_agree_with_the_observation(case):
                     gone = Counter(_codes(disc[0], disc[1]))
                     assert not (hidden & gone), "a discarded card dealt again"
                     assert not (hidden - (full - _table(w, r.suits) - _hand(w, me) - gone))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(r=rulesets(), rnd=st.integers(0, 1000), turns=st.integers(0, 30))
+def test_the_rules_rebuilt_from_an_observation_are_the_rules_block(r, rnd, turns):
+    """A determinization plays under the rules block ``rules_from_obs`` rebuilds from what the seat sees:
+    every word of ``rules_block`` but the deal-only canonical deck."""
+    rb = core.rules_block(r)
+    true = np.zeros(STATE_WORDS, np.int64)
+    samples = np.zeros((1, STATE_WORDS), np.int64)
+    _probe(rb, 9, rnd, turns, np.zeros(WORK, np.int64), np.zeros(1), np.zeros(SLOT_MEM_WORDS, np.uint64), true,
+           samples, np.zeros(2, np.int64))
+    if not core.ended(true):
+        np.testing.assert_array_equal(samples[0, :R_CANON], rb[:R_CANON])

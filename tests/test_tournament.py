@@ -5,19 +5,19 @@ import math
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from numba import njit
 
 from lostcards.analysis.ratings import bradley_terry
 from lostcards.analysis.tournament import boundary_z, play_pair, run_tournament
 from lostcards.cli import main
 from lostcards.engine.core import make_play
 from lostcards.engine.observation import accepted, hand_card, hand_count, has, players, side
+from lostcards.numba_cache import jit
 from lostcards.policies import Policy, resolve
 from lostcards.rules.ruleset import rules
 from lostcards.run.runner import play_records as records
 
 
-@njit(cache=True)
+@jit
 def bad(obs, params, rng):
     """Discard the first card, draw from the deck (nothing in solitaire): never scores."""
     # with 2 or 4 players a discard is always legal and the deck is never empty at
@@ -26,7 +26,7 @@ def bad(obs, params, rng):
     return make_play(hand_card(obs, 0), 1, 7 if players(obs) == 1 else 0)
 
 
-@njit(cache=True)
+@jit
 def investor(obs, params, rng):
     """Lay an investment card wherever one may go, else discard: opens expeditions it never fills."""
     draw = 7 if players(obs) == 1 else 0

@@ -17,14 +17,13 @@ import numpy as np
 from numba import types
 
 from lostcards.engine.bits import alive, offset, ptr
-from lostcards.engine.core import ended, side_score
+from lostcards.engine.core import ended, side_score, step
 from lostcards.engine.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
-from lostcards.engine.layout import M_RNG, MEM_WORDS, SLOT_MEM_WORDS, STATE_WORDS
+from lostcards.engine.layout import M_RNG, MAX_TURNS, MEM_WORDS, SLOT_MEM_WORDS, STATE_WORDS
 from lostcards.engine.observation import deck_size, players, seat
 from lostcards.engine.policy import OBS_TYPE, DecideType, PolicyType
 from lostcards.engine.rng import seed_stream
 from lostcards.numba_cache import jit
-from lostcards.policies.search.playout import MAX_TURNS, step
 
 MARGINS_SIG = types.void(OBS_TYPE, types.int64[::1], types.int64, types.int64, types.int64, types.int64,
                   types.int64, DecideType, types.float64[::1], types.float64[:, ::1])

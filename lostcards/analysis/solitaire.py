@@ -23,6 +23,7 @@ import numpy as np
 from numba import prange
 
 from lostcards.engine.bits import alive, as_bytes, offset, ptr
+from lostcards.engine.cardsets import with_card
 from lostcards.engine.core import (
     NUMBER_SLOTS,
     deal,
@@ -32,9 +33,11 @@ from lostcards.engine.core import (
     lane_sum,
     load_rules,
     rules_block,
+    score_of,
 )
 from lostcards.engine.layout import (
     MEM_WORDS,
+    ORDER_CARD,
     R_ASIDE,
     R_BONUS_CARDS,
     R_BONUS_POINTS,
@@ -52,17 +55,11 @@ from lostcards.rules.ruleset import rules as make_rules
 
 @jit(inline=True)
 def _suit_best(cost, bonus_cards, bonus_points, total, numbers, investments):
-    if numbers + investments == 0:
-        return 0
-    best = 0                                   # not opening scores 0
+    """A suit's best score from the cards in play: every number, and the investments that pay
+    most (any number of them, 0 to all); not opening it scores 0."""
+    best = 0
     for k in range(investments + 1):
-        if numbers + k == 0:
-            continue
-        s = (total - cost) * (k + 1)
-        if numbers + k >= bonus_cards:
-            s += bonus_points
-        if s > best:
-            best = s
+        best = max(best, score_of(total, k, numbers + k, cost, bonus_cards, bonus_points))
     return best
 
 
@@ -75,14 +72,10 @@ def _ceiling(rb, seed, round_index):
     load_rules(st, ptr(rb))
     deal(st, ptr(mem), seed, round_index, 0, 0)
     order = as_bytes(offset(st, S_ORDER))
-    lo = np.int64(0)
-    hi = np.int64(0)
+    cs = (np.int64(0), np.int64(0))
     for j in range(st[R_ASIDE], st[R_CARDS]):      # hand and deck: the cards in play
-        c = np.int64(order[j]) & 127
-        if c >= 60:
-            hi |= np.int64(1) << (c - 60)
-        else:
-            lo |= np.int64(1) << c
+        cs = with_card(cs, np.int64(order[j]) & ORDER_CARD)
+    lo, hi = cs
     best = 0
     for s in range(st[R_SUITS]):
         ln = lane_of(lo, hi, s)

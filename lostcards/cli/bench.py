@@ -14,7 +14,14 @@ from lostcards.cli.common import Count
                    "a file there that no lostcards bench wrote is refused.")
 @click.option("--yardstick", type=click.Path(), default=None,
               help="The C yardstick's folder (holding cengine.c), to run it in the same go and print the ratio.")
-def bench(rounds, json_path, yardstick):
+@click.option("--compile", "compile_only", is_flag=True,
+              help="Instead: the compile seconds of every entry point and decider on a cold cache (a scratch "
+                   "cache folder; yours is left alone).")
+def bench(rounds, json_path, yardstick, compile_only):
     """Rounds per second for random vs random, on one core and on all cores."""
+    if compile_only:
+        from lostcards.run.compile_report import compile_times
+        compile_times()
+        return
     from lostcards.run.bench import run_bench
     run_bench(rounds, json_path, yardstick)

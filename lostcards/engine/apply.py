@@ -63,6 +63,7 @@ from lostcards.engine.moves import (
     move_card2,
     move_draw,
     move_to,
+    plain_play,
 )
 from lostcards.engine.state import (
     CLOSES,
@@ -358,7 +359,7 @@ def apply_as(st, m, fast):
     if fast:
         # a simple ruleset has no passes: a legal move is a play with no other bit set, and
         # one test (one branch, always taken) lets it through; anything else is named below
-        if ((m >> 12) == 0) & (st[S_ENDED] == END_NONE) & (_play_ok(st, seat, m, True) != 0):
+        if plain_play(m) & (st[S_ENDED] == END_NONE) & (_play_ok(st, seat, m, True) != 0):
             _do_play(st, seat, m, True)
             if st[S_ENDED] == END_NONE:
                 _next_seat(st)

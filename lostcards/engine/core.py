@@ -20,10 +20,14 @@ for a search bot that plays out its own guesses of the hidden cards, inside numb
 - ``apply``: ``check(st, move)`` -> 0 or an ``Illegal`` code, changes nothing;
   ``apply(st, move)`` -> the same, and on 0 plays the move, runs the end checks
   (deck, stall, hand-empty, capped, in that order) and passes the turn on.
+- ``apply`` also has ``step(st, move)`` (``apply`` compiled once, for callers that play out many
+  guessed states and should not inline the rules) and ``pass_held``.
 - ``state``: ``ended(st)``, ``seat_to_move(st)``, ``hand_size``, ``deck_left``,
-  ``side_score(st, side)``, ``expedition_score(lane, cost, bonus_cards,
-  bonus_points)`` (the one scoring function), ``observe(st, seat)`` -> ``Obs``
-  (what that seat may see: SPEC §3).
+  ``held(st, seat)``, ``expeditions``/``accepted(st, side)``, ``draw_options`` (the legal draws),
+  ``pile_top_slot``/``pile_top_card``/``pile_entry`` (discard piles), ``side_score(st, side)``,
+  ``score_of`` (the scoring rule) and ``expedition_score(lane, ...)``, ``card_word``/``card_bit``,
+  ``observe(st, seat)`` -> ``Obs`` (what that seat may see: SPEC §3).
+- ``determinize`` (its own module): the hidden-card sampler that search bots and the analysis share.
 
 Moves are built with ``engine.moves`` (re-exported here: ``make_play``,
 ``make_pass``, ``TO_*``, ``DRAW_*``).
@@ -59,10 +63,13 @@ from lostcards.engine.state import (
                                    END_STALL,
                                    accepted,
                                    can_pass,
+                                   card_bit,
+                                   card_word,
                                    deck_left,
                                    draw_options,
                                    ended,
                                    expedition_score,
+                                   expeditions,
                                    hand_size,
                                    held,
                                    holds,
@@ -74,6 +81,7 @@ from lostcards.engine.state import (
                                    observe_as,
                                    pile_entry,
                                    pile_top_card,
+                                   pile_top_slot,
                                    score_of,
                                    seat_to_move,
                                    side_score,
@@ -84,7 +92,8 @@ STATE_TYPE = types.CPointer(types.int64)
 MEM_TYPE = types.CPointer(types.uint64)
 __all__ = [
     "apply", "apply_as", "check", "check_as", "pass_held", "step", "accepted", "draw_options", "held",
-    "pile_entry", "score_of", "as_u64", "add_to_hand", "card_set", "clear_round",
+    "pile_entry", "score_of", "card_bit", "card_word", "expeditions", "pile_top_slot",
+    "as_u64", "add_to_hand", "card_set", "clear_round",
     "codes_of", "copy_state", "deal", "deal_order", "load_rules", "obs_rules_words", "physical_ids",
     "rules_block", "set_deck", "STATE_WORDS", "DRAW_DECK", "DRAW_NONE", "TO_DISCARD",
     "TO_EXPEDITION", "draw_pile", "make_pass", "make_play", "END_CAPPED", "END_DECK",

@@ -186,6 +186,9 @@ def _state_offsets(block, base, names):
  S_ROUND, S_TOTALS, S_HAND, S_EXP, S_ACC, S_PILE, S_PILE_COPY, S_KNOWN, S_COUNTS, S_REACHED,
  S_DEALT, S_ORDER) = _state_offsets(ROUND, _S0, ROUND.names())
 PILE_NO_PUSH, PILE_NO_POP = SUITS, SUITS + 1     # the dummy piles
+MAX_TURNS = 4000            # a play-out never runs longer (a guard; rounds end long before)
+ORDER_CARD = 127            # a byte of the deal order: the card's code; bit 7 is which copy
+ORDER_COPY_SHIFT = 7
 ROUND_START = _S0           # words from here on are reset by a deal (up to S_ORDER)
 
 # ---- a seat's memory: what a policy gets besides its observation --------------------

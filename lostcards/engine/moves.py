@@ -26,6 +26,7 @@ _DRAW = MOVE.field("draw")
 _KIND = MOVE.field("kind")
 _CARD2 = PASS.field("card2")
 PASS_BIT = 1 << _KIND[0]
+_PLAY_END = _DRAW[0] + _DRAW[1].bit_length()        # a play's fields end below this bit
 MOVE_LIMIT = 1 << MOVE.bits            # every move code is below this
 _UNUSED = ((1 << MOVE.bits) - 1) & ~(((_CARD[1] << _CARD[0]) | (_TO[1] << _TO[0])
                                       | (_DRAW[1] << _DRAW[0]) | PASS_BIT))
@@ -130,6 +131,13 @@ def move_draw(m):
 @jit(inline=True)
 def move_card2(m):
     return (m >> _CARD2[0]) & _CARD2[1]
+
+
+@jit(inline=True)
+def plain_play(m):
+    """True for a play with no bit set past its card, destination and draw (no pass, no stray bits):
+    the one test a ruleset without passes needs before the play's own checks."""
+    return (m >> _PLAY_END) == 0
 
 
 @jit(inline=True)

@@ -1,5 +1,6 @@
-"""The round state's words read and written: cards as bits, lanes and the one scoring function,
-where a piece sits in the block, the small changes every rule makes, and observe().
+"""The round state's words read and written: cards as bits, lanes, the scoring rule
+(``score_of``: every score on the numba side comes from it), where a piece sits in the block,
+what a seat holds and may draw, the small changes every rule makes, and observe().
 
 A state is one block of ``layout.STATE_WORDS`` int64 words behind a raw pointer
 ``st`` (``bits.ptr``): the rules block, then the round.  ``core`` lists the
@@ -230,6 +231,12 @@ def held(st, seat):
 
 
 @jit(inline=True)
+def expeditions(st, side):
+    """The cards on a side's expeditions, as a card set."""
+    return st[S_EXP + 2 * side], st[S_EXP + 2 * side + 1]
+
+
+@jit(inline=True)
 def accepted(st, side):
     """The cards a side's expeditions take now, as a card set."""
     return st[S_ACC + 2 * side], st[S_ACC + 2 * side + 1]
@@ -242,7 +249,7 @@ def draw_options(st, suit, disc):
     never in solitaire), bit 7 nothing (solitaire)."""
     left = _I(deck_left(st) > 0)
     if st[R_PLAYERS] > 1:
-        return (left | ((st[S_NONEMPTY] & 63) << 1)) & ~(disc << (suit + 1))
+        return (left | ((st[S_NONEMPTY] & 63) << 1)) & ~(_I(disc) << (suit + 1))
     return left | (1 << DRAW_NONE)
 
 
@@ -319,10 +326,16 @@ def pile_entry(lo, hi, k):
 
 
 @jit(inline=True)
+def pile_top_slot(st, suit):
+    """The slot of a discard pile's top card, -1 if it is empty."""
+    return (st[S_PILE + 2 * suit] & PILE_ENTRY) - 1
+
+
+@jit(inline=True)
 def pile_top_card(st, suit):
     """The code of a discard pile's top card, -1 if it is empty."""
-    top = st[S_PILE + 2 * suit] & PILE_ENTRY
-    return SLOTS * suit + top - 1 if top else -1
+    top = pile_top_slot(st, suit)
+    return SLOTS * suit + top if top >= 0 else -1
 
 
 

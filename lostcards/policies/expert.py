@@ -20,9 +20,11 @@ observation; nothing assumes a preset.  The parameters are listed in
 docs/expert.md.
 """
 from lostcards.engine.bits import highest, kth_bit, lowest, popcount
-from lostcards.engine.core import lane_sum
+from lostcards.engine.core import lane_sum, score_of
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
 from lostcards.engine.observation import (
+    LANE,
+    NUMBER_SLOTS,
     RULE_BONUS_CARDS,
     RULE_BONUS_POINTS,
     RULE_COST,
@@ -33,6 +35,7 @@ from lostcards.engine.observation import (
     RULE_STALL_LIMIT,
     below,
     can_pass,
+    card_of,
     count,
     deck_size,
     expedition,
@@ -44,6 +47,8 @@ from lostcards.engine.observation import (
     kth_card,
     kth_of_hand,
     lane,
+    pile_entry,
+    pile_lane,
     pile_top,
     pile_words,
     players,
@@ -51,7 +56,9 @@ from lostcards.engine.observation import (
     rule2,
     seat,
     side,
+    slot_of,
     stall_count,
+    suit_of,
     suits,
 )
 from lostcards.numba_cache import jit
@@ -84,8 +91,6 @@ LONG_ROUND = 3        # a round this many x deck size turns long draws only off 
 NEG = -1e18
 INEG = -(1 << 60)     # the endgame's integer "impossible"
 
-LANE = (1 << SLOTS) - 1
-NUMBER_SLOTS = 0xFF8
 NS = 6                # suits a table has room for
 
 # the per-suit words (stack, int64): [field * NS + suit]
@@ -168,14 +173,14 @@ def _suit_value(params, wb, fb, cost, bc, bp, nums, s, top, ms, mc, mi, skip, ad
     (`committed` False) owes `open_margin` and is worth at least 0.
     """
     hl = wb[W_HAND + s]
-    if skip >= 0 and (wb[W_HAND2 + s] >> (skip - SLOTS * s)) & 1 == 0:
-        hl &= ~(1 << (skip - SLOTS * s))
+    if skip >= 0 and (wb[W_HAND2 + s] >> (slot_of(skip))) & 1 == 0:
+        hl &= ~(1 << (slot_of(skip)))
     live = hl & nums & _above(top)
     hs = lane_sum(live)
     hn = popcount(live)
     hi = popcount(hl & 7) if top == 0 else 0
     if add >= 0:
-        slot = add - SLOTS * s
+        slot = slot_of(add)
         if slot < 3:
             if top == 0:
                 hi += 1
@@ -191,8 +196,8 @@ def _danger(params, wb, players, bc, bp, code):
     """What a card on top of its discard pile is worth to the opponent side (docs/expert.md)."""
     if players == 1:
         return 0.0
-    s = (code * 43) >> 9
-    slot = code - SLOTS * s
+    s = suit_of(code)
+    slot = slot_of(code)
     ot = wb[W_OTOP + s]
     oc = wb[W_OC + s]
     if slot < 3:
@@ -209,17 +214,6 @@ def _danger(params, wb, players, bc, bp, code):
     if params[K_BONUS] != 0.0 and oc + 2 >= bc:
         d += BONUS_DANGER * bp
     return d * params[K_DANGER]
-
-
-@jit(inline=True)
-def _exp_score(cost, bc, bp, total, inv, cards):
-    """An expedition's exact score (bp = 0 leaves the bonus out)."""
-    if cards == 0:
-        return 0
-    v = (total - cost) * (inv + 1)
-    if cards >= bc:
-        v += bp
-    return v
 
 
 @jit
@@ -240,7 +234,7 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
         ms = wb[W_MS + s]
         mc = wb[W_MC + s]
         mi = wb[W_MI + s]
-        cur = _exp_score(cost, bc, bp, ms, mi, mc)
+        cur = score_of(ms, mi, mc, cost, bc, bp)
         hl = wb[W_HAND + s]
         inv = popcount(hl & 7) if top == 0 and use_inv else 0
         live = hl & nums & _above(top)
@@ -261,7 +255,7 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
                 k = a + j
                 if k == 0:
                     continue
-                val = _exp_score(cost, bc, bp, ms + tsum, mi + a, mc + k) - cur
+                val = score_of(ms + tsum, mi + a, mc + k, cost, bc, bp) - cur
                 if val > mem[g0 + k]:
                     mem[g0 + k] = val
                     mem[E_CI + s * G_W + k] = a
@@ -326,13 +320,13 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
         card = -1
         if mem[E_CI + s * G_W + t] > 0:
             if hl & 7:
-                card = SLOTS * s + lowest(hl & 7)
+                card = card_of(s, lowest(hl & 7))
         elif live != 0:
             if not high_first:
-                card = SLOTS * s + lowest(live)         # the plan lays the suit from the bottom
+                card = card_of(s, lowest(live))        # the plan lays the suit from the bottom
             else:                                       # the lowest of the t highest
                 n = popcount(live)
-                card = SLOTS * s + kth_bit(live, n - t if t <= n else 0)
+                card = card_of(s, kth_bit(live, n - t if t <= n else 0))
         if card >= 0:
             if tie:
                 ties += 1
@@ -390,22 +384,16 @@ def _count_cards(obs, wb, fb, rho, nums, full, extra, n_deck, h):
         if extra == 0:
             # no second copies: a pile holds each slot at most once, 12 entries in its first word,
             # turned into a lane without a branch (entry e is slot e - 1; 0 is no card)
-            pm = 0
-            for k in range(SLOTS):
-                pm |= (1 << ((lo >> (4 * k)) & 15)) >> 1
+            pm = pile_lane(lo)
             u1 &= ~pm
             unseen -= popcount(pm)
         else:
-            w = lo
             for k in range(32):
-                if k == 16:
-                    w = hi
-                e = w & 15
+                e = pile_entry(lo, hi, k)
                 if e == 0:
                     break
                 u1, u2 = _take(u1, u2, 1 << (e - 1))
                 unseen -= 1
-                w >>= 4
         wb[W_U1 + s] = u1
         wb[W_U2 + s] = u2
         wb[W_PK1 + s] = pk1
@@ -524,8 +512,8 @@ def expert_policy(obs, params, mem):
     disc_ties = 0
     for i in range(n_once):
         c = kth_card(once, i)
-        s = (c * 43) >> 9
-        slot = c - SLOTS * s
+        s = suit_of(c)
+        slot = slot_of(c)
         top = wb[W_TOP + s]
         ms = wb[W_MS + s]
         mc = wb[W_MC + s]
@@ -640,7 +628,7 @@ def _pass_pair(obs, params, wb, fb, cost, bc, bp, nums, h):
     v2 = NEG
     for i in range(h):
         c = kth_of_hand(once, twice, i)
-        s = (c * 43) >> 9
+        s = suit_of(c)
         mc = wb[W_MC + s]
         v = fb[F_VNOW + s] - _suit_value(params, wb, fb, cost, bc, bp, nums, s, wb[W_TOP + s], wb[W_MS + s],
                                          mc, wb[W_MI + s], c, -1, mc > 0, params[K_OPEN])
@@ -659,7 +647,7 @@ def _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend, rng
     n_suits = suits(obs)
     p = players(obs)
     stall = stall_count(obs)
-    played = (card * 43) >> 9
+    played = suit_of(card)
     # never stall: after a run of discard-and-pile-draw turns, in a very long round,
     # or when this turn would end the round by the stall limit, take the deck
     if to == TO_DISCARD and stall >= STALL_RUN * p:
@@ -689,12 +677,12 @@ def _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend, rng
             skip = card
             if to == TO_EXPEDITION:            # the expedition after this turn's play
                 mc += 1
-                if card - SLOTS * s >= 3:
-                    top = card - SLOTS * s
-                    ms += card - SLOTS * s - 1
+                if slot_of(card) >= 3:
+                    top = slot_of(card)
+                    ms += slot_of(card) - 1
                 else:
                     mi += 1
-        cs = c - SLOTS * s
+        cs = slot_of(c)
         v = 0.0
         if (cs >= 3 and cs > top) or (cs < 3 and top == 0):     # else it adds nothing here
             v = _suit_value(params, wb, fb, cost, bc, bp, nums, s, top, ms, mc, mi, skip, c, mc > 0,

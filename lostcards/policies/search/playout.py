@@ -22,17 +22,27 @@ operations a suit:
 from __future__ import annotations
 
 from lostcards.engine.bits import highest, lowest, popcount
-from lostcards.engine.core import apply, deck_left, ended, lane_of, lane_sum
-from lostcards.engine.layout import R_COST, R_PLAYERS, R_SUITS, S_ACC, S_EXP, S_HAND, S_NONEMPTY, S_PILE, S_SEAT
+from lostcards.engine.cardsets import card_of, slot_of
+from lostcards.engine.core import (
+    accepted,
+    deck_left,
+    draw_options,
+    ended,
+    expeditions,
+    held,
+    lane_of,
+    lane_sum,
+    pile_top_slot,
+    step,
+    suit_of,
+)
+from lostcards.engine.layout import MAX_TURNS, NUMBER_SLOTS, R_COST, R_PLAYERS, R_SUITS, S_SEAT
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
 from lostcards.numba_cache import jit
-from lostcards.rules.cards import SLOTS
 
-NUMBER_SLOTS = 0xFF8
 OPEN_HOPE = 12          # points an opened suit is expected to gain from cards still to come
 LATE_DECK = 10         # opening later than this many cards before the end costs ...
 LATE = 3               # ... this much a card missing
-MAX_TURNS = 4000       # a play-out never runs longer (a guard; rounds end long before)
 
 
 @jit(inline=True)
@@ -53,18 +63,11 @@ def playout_move(st):
     me = st[S_SEAT]
     p = st[R_PLAYERS]
     side = me & 1
-    hb = S_HAND + me * 4
-    h0 = st[hb] | st[hb + 2]
-    h1 = st[hb + 1] | st[hb + 3]
-    e0 = st[S_EXP + 2 * side]
-    e1 = st[S_EXP + 2 * side + 1]
-    a0 = st[S_ACC + 2 * side]
-    a1 = st[S_ACC + 2 * side + 1]
-    o = side ^ 1
-    oe0 = st[S_EXP + 2 * o]
-    oe1 = st[S_EXP + 2 * o + 1]
-    oa0 = st[S_ACC + 2 * o]
-    oa1 = st[S_ACC + 2 * o + 1]
+    (h0, h1), _ = held(st, me)
+    e0, e1 = expeditions(st, side)
+    a0, a1 = accepted(st, side)
+    oe0, oe1 = expeditions(st, side ^ 1)
+    oa0, oa1 = accepted(st, side ^ 1)
     ns = st[R_SUITS]
     cost = st[R_COST]
     left = deck_left(st)
@@ -90,7 +93,7 @@ def playout_move(st):
                 v = 10.0 - 3.0 * gap
                 if v > best_ov:
                     best_ov = v
-                    best_open = SLOTS * s + c
+                    best_open = card_of(s, c)
             else:
                 v = lane_sum(pl) + OPEN_HOPE - cost - (c - 3 if c > 3 else 0) \
                     + 2.0 * popcount(pl & 7) * (popcount(pl & NUMBER_SLOTS) >= 3)
@@ -98,7 +101,7 @@ def playout_move(st):
                     v -= LATE * (LATE_DECK - left)
             if v > best_pv:
                 best_pv = v
-                best_p = SLOTS * s + c
+                best_p = card_of(s, c)
         # discards: each card of the suit, the one worth least overall
         oel = lane_of(oe0, oe1, s) if p > 1 else 0
         oal = lane_of(oa0, oa1, s) if p > 1 else 0
@@ -121,7 +124,7 @@ def playout_move(st):
             dv = mine + danger
             if dv < best_dv:
                 best_dv = dv
-                best_d = SLOTS * s + cs
+                best_d = card_of(s, cs)
     if best_open >= 0 and left <= p:
         card = best_open
         to = TO_EXPEDITION
@@ -142,21 +145,17 @@ def playout_draw(st, card, to):
         return DRAW_NONE
     me = st[S_SEAT]
     side = me & 1
-    e0 = st[S_EXP + 2 * side]
-    e1 = st[S_EXP + 2 * side + 1]
-    a0 = st[S_ACC + 2 * side]
-    a1 = st[S_ACC + 2 * side + 1]
-    cs_suit = (card * 43) >> 9
-    cslot = card - SLOTS * cs_suit
-    piles = st[S_NONEMPTY]
-    if to == TO_DISCARD:
-        piles &= ~(1 << cs_suit)
+    e0, e1 = expeditions(st, side)
+    a0, a1 = accepted(st, side)
+    cs_suit = suit_of(card)
+    cslot = slot_of(card)
+    piles = (draw_options(st, cs_suit, to == TO_DISCARD) >> 1) & 63
     best = DRAW_DECK
     best_gap = 2
     while piles:
         s = lowest(piles)
         piles &= piles - 1
-        t = (st[S_PILE + 2 * s] & 15) - 1
+        t = pile_top_slot(st, s)
         el = lane_of(e0, e1, s)
         al = lane_of(a0, a1, s)
         top = _top(el)
@@ -171,12 +170,6 @@ def playout_draw(st, card, to):
                 best_gap = gap
                 best = 1 + s
     return best
-
-
-@jit
-def step(st, m):
-    """apply(), compiled once here (every caller shares one copy of the rules core)."""
-    return apply(st, m)
 
 
 @jit

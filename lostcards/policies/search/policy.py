@@ -24,9 +24,22 @@ from __future__ import annotations
 import numpy as np
 
 from lostcards.engine.bits import kth_bit, popcount, stack_u64
-from lostcards.engine.core import can_pass, deck_left, ended, side_score
+from lostcards.engine.cardsets import both, has
+from lostcards.engine.core import (
+    accepted,
+    can_pass,
+    card_bit,
+    card_word,
+    draw_options,
+    ended,
+    held,
+    pass_held,
+    side_score,
+    step,
+    suit_of,
+)
 from lostcards.engine.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
-from lostcards.engine.layout import S_ACC, S_HAND, S_NONEMPTY, S_SEAT, STATE_WORDS
+from lostcards.engine.layout import MAX_TURNS, S_SEAT, STATE_WORDS
 from lostcards.engine.moves import (
     DRAW_NONE,
     TO_DISCARD,
@@ -35,14 +48,13 @@ from lostcards.engine.moves import (
     make_pass,
     make_play,
     move_card,
-    move_card2,
     move_to,
 )
 from lostcards.engine.observation import below, deck_size, kth_card, players, scratch, seat
 from lostcards.numba_cache import jit
 from lostcards.policies.scratch import stack_floats, stack_words
 from lostcards.policies.search.clock import now_ns
-from lostcards.policies.search.playout import MAX_TURNS, playout, playout_draw, playout_move, step
+from lostcards.policies.search.playout import playout, playout_draw, playout_move
 from lostcards.policies.search.tree import (
     N_CHILD,
     N_NEXT,
@@ -64,27 +76,6 @@ CLOCK_EVERY = 16       # iterations between two looks at the clock (seconds budg
 PATH_MAX = 512
 TREE_NODES = 16384     # the tree's room (on the stack: 1.4 MB); a full tree stops growing
 TREE_WORDS = TREE_NODES * NODE_WORDS
-HI_BASE = 60
-
-
-@jit(inline=True)
-def _held(st, me):
-    b = S_HAND + me * 4
-    return st[b] | st[b + 2], st[b + 1] | st[b + 3], st[b] & st[b + 2], st[b + 1] & st[b + 3]
-
-
-@jit(inline=True)
-def _has(lo, hi, c):
-    return ((hi >> (c - HI_BASE)) & 1 if c >= HI_BASE else (lo >> c) & 1) == 1
-
-
-@jit(inline=True)
-def _pass_legal(h0, h1, d0, d1, m):
-    c1 = move_card(m)
-    c2 = move_card2(m)
-    if c1 == c2:
-        return _has(d0, d1, c1)
-    return _has(h0, h1, c1) and _has(h0, h1, c2)
 
 
 @jit(inline=True)
@@ -119,17 +110,6 @@ def _untried_pass(nd, node, h0, h1, d0, d1, k):
                 return m, n
             n += 1
     return -1, n
-
-
-@jit(inline=True)
-def _draws(st, m):
-    """Bit d set for every legal draw d of play m (2 and 4 players)."""
-    disc = move_to(m) == TO_DISCARD
-    suit = (move_card(m) * 43) >> 9
-    piles = st[S_NONEMPTY] & 63
-    if disc:
-        piles &= ~(1 << suit)
-    return (piles << 1) | np.int64(deck_left(st) > 0)
 
 
 @jit(inline=True)
@@ -199,10 +179,8 @@ def search(obs, params, mem):
             if ended(st):
                 break
             # ---- the play level at `node`
-            h0, h1, d0, d1 = _held(st, me)
-            sd = me & 1
-            e0 = h0 & st[S_ACC + 2 * sd]
-            e1 = h1 & st[S_ACC + 2 * sd + 1]
+            (h0, h1), (d0, d1) = held(st, me)
+            e0, e1 = both((h0, h1), accepted(st, me & 1))
             cp = can_pass(st, me)
             nb = node * NODE_WORDS
             best = NONE
@@ -211,11 +189,11 @@ def search(obs, params, mem):
             while ch != NONE:
                 a = nd[ch * NODE_WORDS]
                 if is_pass(a):
-                    ok = cp and _pass_legal(h0, h1, d0, d1, a)
+                    ok = cp and pass_held(st, me, a)
                 elif move_to(a) == TO_EXPEDITION:
-                    ok = _has(e0, e1, move_card(a))
+                    ok = has((e0, e1), move_card(a))
                 else:
-                    ok = _has(h0, h1, move_card(a))
+                    ok = has((h0, h1), move_card(a))
                 if ok:
                     best, best_u = offer(nd, rw, ch, c, best, best_u)
                 ch = nd[ch * NODE_WORDS + N_NEXT]
@@ -262,7 +240,7 @@ def search(obs, params, mem):
                 step(st, a if is_pass(a) else make_play(move_card(a), move_to(a), DRAW_NONE))
                 continue
             # ---- the draw level under the play `node`
-            legal = _draws(st, a)
+            legal = draw_options(st, suit_of(move_card(a)), move_to(a) == TO_DISCARD)
             nb = node * NODE_WORDS
             best = NONE
             best_u = -1e300
@@ -313,15 +291,12 @@ def search(obs, params, mem):
         mem[i] = rng[i]
     if p == 1 and not is_pass(m) and move_to(m) == TO_DISCARD:
         card = move_card(m)
-        w = 1 if card >= HI_BASE else 0
-        sc[w] = np.uint64(np.int64(sc[w]) | (np.int64(1) << (card - HI_BASE * w)))
+        w = card_word(card)
+        sc[w] = np.uint64(np.int64(sc[w]) | card_bit(card))
     return m
 
 
 @jit(inline=True)
 def _mark(nd, at, card):
-    if card >= HI_BASE:
-        nd[at + 1] |= np.int64(1) << (card - HI_BASE)
-    else:
-        nd[at] |= np.int64(1) << card
+    nd[at + card_word(card)] |= card_bit(card)
 
