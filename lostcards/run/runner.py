@@ -52,9 +52,6 @@ def _rules(r) -> Ruleset:
 def _policies(rules: Ruleset, policy_a, policy_b):
     a = resolve(policy_a)
     b = resolve(policy_b if policy_b is not None else policy_a)
-    if rules.players == 1 and b.spec != a.spec:
-        raise BadArgument(f"policy_b = {b.spec!r} is not allowed in solitaire: its one seat plays policy_a "
-                          f"({a.spec!r}); leave policy_b out")
     return a, b
 
 
