@@ -1,5 +1,7 @@
 """Issue 11's measure: a battery of bad inputs and faults, at least one per finding, each one line with the
-right exit status and nothing lost; and tournaments and sweeps killed mid-run and run again.
+right exit status and nothing lost; and tournaments and sweeps killed mid-run and run again.  Issue 21's
+findings (output paths, a full stdout, failing user policies, bench's own file, values refused, the Python
+API) are the cases numbered "21.N" and the tests after the table.
 
 Each case is (finding, command, exit status, words the line names).  Words in
 capitals are filled in from a shared set of directories: BATCH (a simulate
