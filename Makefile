@@ -26,7 +26,7 @@ test-slow: $(STAMP)  ## the slow tests only: long simulations, a cold compile of
 	$(PY) -m pytest -q -n 2 -m slow
 
 bench: $(STAMP)  ## rounds per second, with the C yardstick in the same go when it is there
-	$(PY) -m lostcards bench --yardstick $(YARDSTICK)
+	$(PY) -m lostcards bench $(if $(wildcard $(YARDSTICK)/cengine.c),--yardstick $(YARDSTICK))
 
 report: $(STAMP)  ## the main job: simulate the default batch and write reports/
 	$(PY) -m lostcards simulate --rules expeditions --policies expert,greedy --rounds 100000 \

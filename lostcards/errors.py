@@ -57,3 +57,7 @@ class SweepError(LostcardsError, ValueError):
 
 class ClaimsError(LostcardsError, ValueError):
     """Claims that cannot run as asked (no experiments, an unknown claim id)."""
+
+
+class OutputError(LostcardsError, ValueError):
+    """An output file a command cannot or must not write (the message names it and why)."""

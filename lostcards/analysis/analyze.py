@@ -28,7 +28,7 @@ from typing import Optional
 
 import numpy as np
 
-from lostcards.errors import BadArgument, IllegalMove, MalformedRecord
+from lostcards.errors import BadArgument, IllegalMove, MalformedRecord, PolicyFailure
 from lostcards.records.format import move_of_turn, split_records
 from lostcards.records.replay import check_record
 from lostcards.rules.cards import SLOTS
@@ -36,6 +36,7 @@ from lostcards.rules.cards import SLOTS
 Z95 = 1.959963984540054
 MAX_SAMPLES = 20_000
 CHUNK_STATES = 40_000          # play-outs in flight at once (2.5 kB each): bounds the memory
+FIGURE_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
 
 
 @dataclass
@@ -209,7 +210,8 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
                 call(margins, obs, m[a:a + step], samples, seed, 2 * k, disc[0], disc[1], decide, params, part)
                 screen[a:a + part.shape[0]] = part
             if np.isinf(screen).any():
-                raise RuntimeError(f"turn {k}: the evaluator's play-out broke the rules")  # a bug
+                raise PolicyFailure(f"evaluator {ev.spec!r} made an illegal move in a play-out after turn {k}: "
+                                    "--evaluator needs a policy that keeps the rules")
             legal = ~np.isnan(screen[:, 0])
             means = np.where(legal, screen.mean(axis=1), -np.inf)
             b = int(np.argmax(means))
@@ -221,7 +223,8 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
                  samples, seed, 2 * k + 1, disc[0], disc[1], decide, params, fresh)
             loss, h = (0.0, 0.0) if moves[b] == played else _paired(fresh[:2])
             if pick is not None and np.isnan(fresh[2, 0]):
-                raise RuntimeError(f"turn {k}: {search} chose an illegal move")   # a bug of that policy
+                raise PolicyFailure(f"--search {search!r} chose an illegal move at turn {k}: it needs a policy "
+                                    "that keeps the rules")
             out.turns.append(TurnLoss(
                 turn=k, played=move_text(played, rules), best=move_text(moves[b], rules), loss=loss,
                 lo=loss - h, hi=loss + h, margin_played=float(fresh[1].mean()),

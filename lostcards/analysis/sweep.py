@@ -45,7 +45,7 @@ import pandas as pd
 
 from lostcards.analysis.metrics import CellData, diff_table, measure, same_deals
 from lostcards.errors import RulesError, SweepError
-from lostcards.rules.ruleset import PARAMETERS, PRESETS, Ruleset, convert, format_value
+from lostcards.rules.ruleset import PARAMETERS, PRESETS, Ruleset, convert, format_value, shorten, text_rules
 from lostcards.rules.ruleset import rules as make_rules
 
 THRESHOLDS = {
@@ -120,6 +120,8 @@ def parse_grid(items) -> dict:
                     raw += [str(v) for v in range(a, b + 1)]
                 elif t:
                     raw.append(t)
+                else:
+                    raise SweepError(f"--grid {name}={shorten(text)} has an empty entry: values separated by commas")
         if not raw or (kind != "ints" and not any(raw)):
             raise SweepError(f"--grid {name}: no values")
         values = [_convert(name, t) for t in raw]
@@ -153,12 +155,15 @@ def build_cells(preset: str = "expeditions", sets: dict | None = None, grid: dic
     if players is not None:
         if "players" in grid:
             raise SweepError("--players and --grid players=... together: give the player counts in the grid")
+        if "players" in sets and str(sets["players"]) != str(players):
+            raise SweepError(f"--players {players} and --set players={shorten(str(sets['players']))} disagree: "
+                             "give the number of players once")
         sets["players"] = players
     for k in grid:
         if k in sets:
             raise SweepError(f"{k} is both set (--set/--players) and swept (--grid): choose one")
     try:
-        base = make_rules(preset, **sets)
+        base = text_rules(preset, sets)
     except RulesError as e:
         raise SweepError(f"--set: {e}") from None
     names = list(grid)

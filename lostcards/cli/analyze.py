@@ -22,7 +22,8 @@ from lostcards.cli.common import SEED, SEED_HELP, Count
 @click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as one JSON object instead of a table.")
 @click.option("--figure", "figure_path", type=click.Path(dir_okay=False), default=None,
-              help="Write a figure of the expected margin turn by turn to this file (PNG, PDF, SVG).")
+              help="Write a figure of the expected margin turn by turn to this file (.png, .pdf, .svg, ...; "
+                   "checked before the analysis).")
 def analyze(record, seat, index, samples, evaluator, search, seed, as_json, figure_path):
     """Expected points lost by each move of one seat in a round record, against the best move from its information set.
 
@@ -30,7 +31,10 @@ def analyze(record, seat, index, samples, evaluator, search, seed, as_json, figu
     legal move is played out by the evaluator on the same determinizations of
     the hidden cards; docs/analyze.md has the method.
     """
-    from lostcards.analysis.analyze import analyze_round, figure, pick_record, table
+    from lostcards.analysis.analyze import FIGURE_FORMATS, analyze_round, figure, pick_record, table
+    from lostcards.run.outfile import check_file, write_file
+    if figure_path:                                   # refused before the analysis, not after
+        check_file(figure_path, "--figure", FIGURE_FORMATS)
     try:
         with click.open_file(record, "rb") as f:      # "-" is stdin
             data = f.read()
@@ -38,6 +42,6 @@ def analyze(record, seat, index, samples, evaluator, search, seed, as_json, figu
         raise click.ClickException(f"cannot read {record}: {e.strerror or e}") from None
     rec = pick_record(data, index)
     res = analyze_round(rec, seat=seat, samples=samples, seed=seed, evaluator=evaluator, search=search)
+    click.echo(json.dumps(res.as_dict()) if as_json else table(res))    # shown even if the figure then fails
     if figure_path:
-        figure(res, figure_path)
-    click.echo(json.dumps(res.as_dict()) if as_json else table(res))
+        write_file(figure_path, "--figure", lambda tmp: figure(res, tmp))

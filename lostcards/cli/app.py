@@ -10,7 +10,16 @@ from importlib import import_module
 import click
 
 from lostcards import __version__
-from lostcards.cli.status import EXIT_BROKEN_PIPE, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, interrupted, quiet_stdout
+from lostcards.cli.status import (
+    EXIT_BROKEN_PIPE,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    interrupted,
+    os_failure,
+    quiet_stdout,
+    stdout_failed,
+)
 from lostcards.errors import LostcardsError
 
 # name -> (module, attribute, the one-line help `lostcards --help` shows; a test keeps it the command's own)
@@ -42,14 +51,17 @@ EXIT_HELP = """\b
 Exit statuses (every command):
   0    done
   1    refused or failed: a value the command checked (a rule parameter, a
-       policy, a bound), an --out directory holding other output, a policy
-       that raised, a full disk; the message is one line
+       policy, a bound), an --out directory or output file holding other
+       output, a policy that raised, a full disk or stdout; one line
   2    usage: an unknown command or option, a missing or mistyped value
   3    sweep --fail-on-flag: a cell was flagged
   130  interrupted (Ctrl-C); a batch keeps its finished shards
   141  the output's reader went away (a broken pipe, `| head`): not a verdict
 replay keeps its own: 0 every record legal, 1 an illegal turn, 2 a malformed
 record or unreadable file."""
+
+
+_NO_ARGS = getattr(click.exceptions, "NoArgsIsHelpError", ())     # click 8.1 prints the help itself
 
 
 class _Stop(Exception):
@@ -89,6 +101,8 @@ class Group(click.Group):
             raise _Stop(EXIT_INTERRUPTED) from None
         except BrokenPipeError:            # click would exit 1, which replay's verdicts give "illegal"
             raise _Stop(EXIT_BROKEN_PIPE) from None
+        except OSError as e:               # a full disk or stdout, a path the system refuses: one line
+            raise click.ClickException(os_failure(e)) from None
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]}, epilog=EXIT_HELP)
@@ -108,6 +122,9 @@ def main_status(args=None) -> int:
     except click.exceptions.Abort:
         interrupted()
         return EXIT_INTERRUPTED
+    except _NO_ARGS as e:              # `lostcards` alone: the help, as help (click 8.2 on)
+        click.echo(e.ctx.get_help(), err=True)
+        return e.exit_code
     except click.UsageError as e:
         where = e.ctx.command_path if e.ctx else "lostcards"
         msg = " ".join(e.format_message().split())
@@ -115,6 +132,8 @@ def main_status(args=None) -> int:
         click.echo(f"Error: {msg} (see: {where} --help)", err=True)
         return e.exit_code
     except click.ClickException as e:
+        if stdout_failed():
+            quiet_stdout()
         e.show()
         return e.exit_code if e.exit_code else EXIT_FAILED
     return rv if isinstance(rv, int) else EXIT_OK

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from lostcards.analysis.claims.runner import BUDGET_S, MAX_STAGES
-from lostcards.cli.common import SEED, SEED_HELP, THREADS
+from lostcards.cli.common import SEED, SEED_HELP, THREADS, Number
 
 
 @click.command("claims")
@@ -20,7 +20,7 @@ from lostcards.cli.common import SEED, SEED_HELP, THREADS
                    "partial run is refused where a full report is.")
 @click.option("--seed", type=SEED, default=1, show_default=True, help=SEED_HELP)
 @click.option("--threads", type=THREADS, default=None, help="Numba threads (default: all cores).")
-@click.option("--budget", type=click.FloatRange(min=0), default=BUDGET_S, show_default=True,
+@click.option("--budget", type=Number(0, 1e7), default=BUDGET_S, show_default=True,
               help="Seconds the run may take, later stages included: no stage starts that would pass it.")
 @click.option("--stages", type=click.IntRange(min=1, max=6), default=MAX_STAGES, show_default=True,
               help="Most stages: a tip with an undecided row is measured again on twice the rounds.")

@@ -9,7 +9,7 @@ import click
 
 from lostcards.analysis import rule_tweaks as rt
 from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count
-from lostcards.rules.ruleset import check_int
+from lostcards.rules.ruleset import check_int, shorten
 
 OUTPUTS = ("rule-tweaks.csv", "rule-tweaks.md", "rule-tweaks.json",
            *(f"figures/rule-tweaks-{f}.png"
@@ -17,10 +17,18 @@ OUTPUTS = ("rule-tweaks.csv", "rule-tweaks.md", "rule-tweaks.json",
 
 
 def _ints(option: str, text: str, lo: int, hi: int) -> tuple:
-    parts = [v.strip() for v in text.split(",") if v.strip()]
+    parts = [v.strip() for v in text.split(",")]
     if len(parts) > 64:
         raise click.BadParameter(f"{text[:40]!r}...: at most 64 values", param_hint=option)
-    return tuple(check_int(option, v, lo, hi, "(separated by commas)", click.BadParameter) for v in parts)
+    if not all(parts):
+        raise click.BadParameter(f"{shorten(text)!r} has an empty entry: integers separated by commas",
+                                 param_hint=option)
+    values = tuple(check_int(option, v, lo, hi, "(separated by commas)", click.BadParameter) for v in parts)
+    twice = sorted({v for v in values if values.count(v) > 1})
+    if twice:
+        raise click.BadParameter(f"{shorten(text)!r} gives {', '.join(map(str, twice))} twice: each value once",
+                                 param_hint=option)
+    return values
 
 
 @click.command("rule-tweaks")

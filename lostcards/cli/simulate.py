@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count
-from lostcards.rules.ruleset import PRESETS
+from lostcards.rules.ruleset import PRESETS, shorten
 from lostcards.run.shards import MAX_ROUNDS, MAX_SHARDS, SHARD_MEMORY
 
 
@@ -62,8 +62,12 @@ def simulate(preset, sets, players, policies, rounds, seed, first, out, csv, rec
 
     r = build_rules(preset, sets, int(players) if players else None)
     specs = split_policies(policies)
-    if len(specs) == 1:
-        specs = specs * 2
+    given = click.get_current_context().get_parameter_source("policies") is not click.core.ParameterSource.DEFAULT
+    if r.players == 1 and len(specs) > 1 and given:
+        raise PolicyError(f"--policies {shorten(policies)!r} names {len(specs)} policies, but solitaire "
+                          "(--players 1) has one seat: give one policy")
+    if len(specs) == 1 or r.players == 1:
+        specs = specs[:1] * 2
     if len(specs) != 2:
         raise PolicyError(f"--policies needs one or two policies, got {len(specs)}: {policies[:60]!r}")
     resolved = [resolve(p) for p in specs]

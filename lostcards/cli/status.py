@@ -35,3 +35,35 @@ def interrupted(say: bool = True):
             sys.stderr.write("lostcards: interrupted\n")
         except OSError:
             pass
+
+
+def stdout_failed() -> bool:
+    """True when standard output cannot take what was written to it (a full disk, /dev/full): what is
+    still buffered fails to flush again."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+def _from_echo_to_stdout(e: BaseException) -> bool:
+    tb = e.__traceback__
+    while tb is not None:
+        f = tb.tb_frame
+        if f.f_code.co_name == "echo" and "click" in f.f_code.co_filename:
+            return f.f_locals.get("file") is not sys.stderr and not f.f_locals.get("err")
+        tb = tb.tb_next
+    return False
+
+
+def os_failure(e: OSError) -> str:
+    """One line for an operating-system error a command did not expect: where, and the system's reason."""
+    reason = e.strerror or str(e) or type(e).__name__
+    if e.filename is None and (_from_echo_to_stdout(e) or stdout_failed()):
+        return f"cannot write to standard output: {reason}"
+    if e.filename is None:
+        return f"{reason} ({type(e).__name__})"
+    name = str(e.filename)
+    name = name if len(name) <= 80 else f"{name[:60]}... ({len(name):,} characters)"
+    return f"cannot use {name}: {reason}"

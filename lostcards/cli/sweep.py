@@ -13,7 +13,7 @@ from lostcards.analysis.sweep_report import summary, write
 from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count, Number
 from lostcards.errors import SweepError
 from lostcards.policies import split_policies
-from lostcards.rules.ruleset import PRESETS, check_int, format_value, parse_overrides
+from lostcards.rules.ruleset import PRESETS, check_int, format_value, parse_overrides, shorten
 
 
 @click.command("sweep")
@@ -78,15 +78,18 @@ def _sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds,
         cells = build_cells(preset, parse_overrides(sets), g, int(players) if players else None)
         base = choose_baseline(cells, baseline)
         pol = resolve(policy).spec
-        opps = [] if opponents.strip().lower() in ("", "none") else [resolve(o).spec
-                                                                      for o in split_policies(opponents)]
+        opps = [] if opponents.strip().lower() == "none" else [resolve(o).spec
+                                                                for o in split_policies(opponents, "--opponents")]
         budgets = []
         if depth:
-            budgets = [check_int("--depth budget", b.strip(), 1, 10_000_000, "(search iterations, e.g. 250,500,1000)",
-                                 SweepError)
-                       for b in depth.split(",") if b.strip()][:64]
-            if not budgets:
-                raise SweepError(f"--depth {depth[:40]!r}: budgets must be integers >= 1, e.g. 250,500,1000")
+            parts = [b.strip() for b in depth.split(",")]
+            if not all(parts):
+                raise SweepError(f"--depth {shorten(depth)!r} has an empty entry: budgets must be integers >= 1, "
+                                 "e.g. 250,500,1000")
+            budgets = [check_int("--depth budget", b, 1, 10_000_000, "(search iterations, e.g. 250,500,1000)",
+                                 SweepError) for b in parts[:64]]
+            if len(set(budgets)) < len(budgets):
+                raise SweepError(f"--depth {shorten(depth)!r} gives a budget twice: each budget once")
             resolve(f"search:iterations={budgets[0]}")
     except SweepError as e:
         raise click.ClickException(str(e)) from None

@@ -145,10 +145,15 @@ class Policy:
     def with_params(self, text: str) -> "Policy":
         values = [_default(v) for v in self.parameters.values()]
         names = list(self.parameters)
-        for item in filter(None, (t.strip() for t in text.split(","))):
+        given: set = set()
+        for item in (t.strip() for t in text.split(",")):
             if "=" not in item:
                 raise PolicyError(f"policy parameter {_shown(item)!r} of {self.name!r} must be NAME=VALUE")
             k, v = (s.strip() for s in item.split("=", 1))
+            if k in given:
+                raise PolicyError(f"{self.name}:{_shown(k)} is given twice in {_shown(self.name + ':' + text)!r}: "
+                                  "give each parameter once")
+            given.add(k)
             if k not in self.parameters:
                 allowed = ", ".join(names) or "none"
                 raise PolicyError(f"unknown parameter {_shown(k)!r} of policy {self.name!r} (allowed: {allowed})")
@@ -209,13 +214,18 @@ def _load_builtins():
             register(obj)
 
 
-def split_policies(text: str) -> list[str]:
-    """'expert:invest=never,endgame=off,greedy' -> ['expert:invest=never,endgame=off', 'greedy']."""
+def split_policies(text: str, option: str = "--policies") -> list[str]:
+    """'expert:invest=never,endgame=off,greedy' -> ['expert:invest=never,endgame=off', 'greedy'].
+
+    An empty entry ('random,', ',random', 'a,,b', '') is refused, naming the option."""
     out: list[str] = []
     for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            raise PolicyError(f"{option} {_shown(text)!r} has an empty entry (a comma too many, or nothing): "
+                              "give policy names separated by commas, e.g. expert,greedy")
         if out and "=" in piece and ":" not in piece.split("=", 1)[0]:
             out[-1] += "," + piece
-        elif piece:
+        else:
             out.append(piece)
     return out
 
@@ -312,16 +322,21 @@ def _import_policy(text: str, module: str, attr: str) -> Policy:
 
 def _check_compiles(text: str, kernel) -> None:
     """A user's numba policy compiles for the policy signature, or PolicyError says why in one line."""
-    from numba.core.errors import NumbaError
+    from numba import types
 
     from lostcards.engine.policy import POLICY_SIG
+    why = None
     try:
-        kernel.compile(POLICY_SIG.args)
-    except NumbaError as e:
+        kernel.compile(POLICY_SIG.args)           # a wrong signature is a TypeError, not a NumbaError
+        got = kernel.overloads[tuple(POLICY_SIG.args)].signature.return_type
+        if not isinstance(got, types.Integer):
+            why = f"it returns {got}, not a move (an integer)"
+    except Exception as e:  # noqa: BLE001 - whatever numba raises for the user's code: one line
         lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
-        raise PolicyError(f"policy {_shown(text)!r} does not compile as a numba policy "
-                          f"(obs, params, rng) -> move: {_shown_long(lines[0] if lines else type(e).__name__)}"
-                          ) from None
+        why = f"{type(e).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+    if why:
+        raise PolicyError(f"policy {_shown_long(text, 60)!r} does not compile as a numba policy "
+                          f"(obs, params, rng) -> move: {_shown_long(why)}") from None
 
 
 def guarded(policy: Policy):
@@ -333,7 +348,7 @@ def guarded(policy: Policy):
     def call(obs, stream):
         try:
             return fn(obs, stream)
-        except Exception as e:
+        except (Exception, SystemExit) as e:      # sys.exit() in a policy ends its run, not the program
             from lostcards.errors import PolicyFailure
             raise PolicyFailure(f"policy {policy.spec!r} raised {failure(e, code)}") from None
     return call

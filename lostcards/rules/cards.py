@@ -49,8 +49,18 @@ def rank_text(slot: int) -> str:
     return INVESTMENT_RANKS[slot] if slot < 3 else str(slot - 1)
 
 
-def format_card(code: int, letters: str) -> str:
-    """Canonical text of a card: rank then suit letter (``10C``, ``JC``)."""
+def format_card(code: int, letters) -> str:
+    """Canonical text of a card: rank then suit letter (``10C``, ``JC``).
+
+    `letters`: the suit letters (``"CDHS"``) or a ruleset.  A code that is no card of them is refused
+    (CardError naming it and the allowed range)."""
+    letters = getattr(letters, "letters", letters)
+    if not isinstance(letters, str):
+        raise CardError(f"letters = {letters!r:.40} is not allowed: the suit letters (e.g. 'CDHS') or a ruleset")
+    if isinstance(code, bool) or not isinstance(code, int) and not hasattr(code, "__index__") \
+            or not 0 <= code < SLOTS * len(letters):
+        raise CardError(f"card code {code!r:.40} is not allowed: an integer 0..{SLOTS * len(letters) - 1} "
+                        f"for the suits {letters}")
     return rank_text(code % SLOTS) + letters[code // SLOTS]
 
 
@@ -65,7 +75,9 @@ def parse_card(text: object, rules) -> int:
     if len(t) < 2:
         raise CardError(f"not a card: {text!r}")
     rank, letter = t[:-1], t[-1]
-    letters = rules.letters
+    letters = getattr(rules, "letters", None)
+    if not isinstance(letters, str) or not hasattr(rules, "numbers"):
+        raise CardError(f"rules = {rules!r:.40} is not allowed: a ruleset (lostcards.rules(...))")
     if letter not in letters:
         raise CardError(f"not a card: {text!r} (suits are {', '.join(letters)})")
     suit = letters.index(letter)

@@ -234,6 +234,9 @@ def parse_overrides(items, option: str = "--set") -> dict:
         k, v = (t.strip() for t in item.split("=", 1))
         if k not in PARAMETERS:
             raise RulesError(f"{option} {k}: unknown rule parameter (known: {', '.join(PARAMETERS)})")
+        if k in out:
+            raise RulesError(f"{option} {k} is given twice ({shorten(out[k])} and {shorten(v)}): "
+                             "give each parameter once")
         out[k] = v
     return out
 
@@ -242,8 +245,16 @@ def build_rules(preset: str, sets=(), players: int | None = None) -> "Ruleset":
     """The ruleset of the command-line options ``--rules PRESET --set PARAM=VALUE ... --players N``."""
     overrides = parse_overrides(sets)
     if players is not None:
+        if "players" in overrides and overrides["players"] != str(players):
+            raise RulesError(f"--players {players} and --set players={shorten(overrides['players'])} disagree: "
+                             "give the number of players once")
         overrides["players"] = players
-    return rules(preset, **overrides)
+    r = text_rules(preset, overrides)
+    if r.players == 4 and r.hand_size < r.pass_min_hand and "pass_min_hand" not in overrides:
+        raise RulesError(f"hand_size = {r.hand_size} with 4 players is below {r.preset}'s pass_min_hand = "
+                         f"{r.pass_min_hand}: no seat could ever pass; --set pass_min_hand=N (3..{r.hand_size}) "
+                         f"allows passes, --set pass_min_hand={r.pass_min_hand} says no passing is meant")
+    return r
 
 
 def make_rules(base: Ruleset, overrides: dict) -> Ruleset:
@@ -306,10 +317,23 @@ def rules(preset: str = "expeditions", **overrides) -> Ruleset:
     >>> rules("expeditions", hand_size=8).hand_size
     8
     """
+    for name, value in overrides.items():     # the Python API takes values, not their text (as play() does)
+        if isinstance(value, str) and name in PARAMETERS and PARAMETERS[name][0] != "ints":
+            raise RulesError(f"{name} = {shorten(repr(value))} is not allowed: {PARAMETERS[name][1]} "
+                             f"({'true or false' if PARAMETERS[name][0] == 'bool' else 'an int'}, not text)")
+    return text_rules(preset, overrides)
+
+
+def text_rules(preset, overrides: dict) -> Ruleset:
+    """``rules`` with values that may also be text, as the command line gives them (``--set hand_size=7``)."""
     if isinstance(preset, Ruleset):
         return make_rules(preset, overrides)
+    if not isinstance(preset, str):
+        raise RulesError(f"rules = {shorten(repr(preset))} is not allowed: a preset name "
+                         f"({', '.join(PRESETS)}) or a Ruleset; overrides go as keywords, "
+                         "e.g. lostcards.rules('expeditions', hand_size=7)")
     if preset not in PRESETS:
-        raise RulesError(f"unknown ruleset {preset!r} (presets: {', '.join(PRESETS)})")
+        raise RulesError(f"unknown ruleset {shorten(preset)!r} (presets: {', '.join(PRESETS)})")
     return make_rules(PRESETS[preset], overrides)
 
 

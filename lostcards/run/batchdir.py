@@ -193,10 +193,14 @@ def check_dir(out: Path, kind: str, identity, outputs=()) -> tuple:
     a non-empty directory holding no lostcards output.
     """
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise BatchError(f"{out} is a file, not a directory; use another --out directory")
-    if not out.is_dir():
+    try:
+        out.stat()
+    except FileNotFoundError:
         return None, set()
+    except OSError as e:              # a name too long, a folder that cannot be entered, ...
+        raise BatchError(f"cannot write to {shown_path(out)}: {e.strerror or e}") from None
+    if not out.is_dir():
+        raise BatchError(f"{out} is a file, not a directory; use another --out directory")
     found = manifests_in(out)
     for k, m in found.items():
         if k != kind and k not in SHARE.get(kind, ()):
@@ -327,6 +331,12 @@ def prepare_dir(out: Path, spec: BatchSpec, outputs=()) -> dict:
             "shards_done": [], "shard_files": {}, "seconds": 0.0}
 
 
+def shown_path(p) -> str:
+    """A path as a message shows it: cut when very long, saying how long it was."""
+    t = str(p)
+    return t if len(t) <= 100 else f"{t[:80]}... ({len(t):,} characters)"
+
+
 def probe(out: Path):
     """Create `out` and check that files can be written there; BatchError in one line if not."""
     try:
@@ -336,7 +346,7 @@ def probe(out: Path):
             f.write("lostcards checks that this directory takes files")
         test.unlink()
     except OSError as e:
-        raise BatchError(f"cannot write to {out}: {e.strerror or e}") from None
+        raise BatchError(f"cannot write to {shown_path(out)}: {e.strerror or e}") from None
 
 
 def describe_identity(b) -> str:

@@ -21,7 +21,10 @@ from pathlib import Path
 
 import numba
 
+from lostcards.errors import BadArgument
 from lostcards.rules.ruleset import rules
+from lostcards.run.batchdir import shown_path
+from lostcards.run.outfile import check_file, write_file
 from lostcards.run.runner import play
 
 CORE = 1                    # the pinned core (core 0 takes the machine's interrupts)
@@ -67,7 +70,26 @@ class Yardstick:
         return float(re.search(r"= ([0-9.]+) rounds/s", p.stdout).group(1))
 
 
+def _ours(path: Path) -> bool:
+    """A file an earlier `lostcards bench` wrote (the only kind of file it may replace)."""
+    try:
+        m = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(m, dict) and (m.get("kind") == "lostcards bench" or {"rounds", "runs", "medians"} <= set(m))
+
+
+def check_bench(json_path: str, yardstick: str | None) -> None:
+    """Refuse, before minutes of measuring, an output the run could not write or must not replace, and a
+    yardstick asked for by name that is not there."""
+    check_file(json_path, "--json", ("json",), ours=_ours)
+    if yardstick is not None and not Path(yardstick, "cengine.c").is_file():
+        raise BadArgument(f"--yardstick {shown_path(yardstick)} is not allowed: the C yardstick's folder "
+                          "(holding cengine.c); leave the option out to measure lostcards alone")
+
+
 def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int = 5):
+    check_bench(json_path, yardstick)
     cores = max(1, min(2, numba.config.NUMBA_NUM_THREADS, len(_all_cores())))
     r2 = rules("expeditions")
     _say("machine: shared with other work; rates are medians of interleaved repetitions")
@@ -75,9 +97,7 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int =
     for threads in (1, cores):
         play(r2, "random", rounds=100, seed=0, threads=threads)
     _say(f"numba compile (or load from cache): {time.perf_counter() - t:.1f} s, not counted below")
-    ys = Yardstick(yardstick) if yardstick and Path(yardstick, "cengine.c").exists() else None
-    if yardstick and ys is None:
-        _say(f"(no C yardstick at {yardstick}: lostcards alone)")
+    ys = Yardstick(yardstick) if yardstick else None
     rows = {"lostcards 1 core": [], f"lostcards {cores} cores": []}
     for mode in (ys.modes if ys else ()):
         rows[mode] = []
@@ -102,7 +122,8 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int =
         # the kernel shares the CPU among session groups (autogroup): a second thread gets no
         # more of a busy machine than one
         _say(f"(load average {load:.1f}: the {cores}-core row only means something on an idle machine)")
-    results = {"rounds": rounds, "repeats": repeats, "core": CORE, "runs": rows, "medians": med,
+    results = {"kind": "lostcards bench", "rounds": rounds, "repeats": repeats, "core": CORE, "runs": rows,
+               "medians": med,
                "two_cores_over_one": med[f"lostcards {cores} cores"] / one, "load_average": load}
     if "C scalar" in med:
         results["ratio_one_core_vs_c_scalar"] = one / med["C scalar"]
@@ -135,5 +156,6 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int =
              f"{secs / k:.2f} s a round ({k} rounds)")
     except Exception as e:  # noqa: BLE001 - the search bot is not the engine: report and go on
         _say(f"search: not measured ({e})")
-    Path(json_path).write_text(json.dumps(results, indent=2) + "\n")
+    text = json.dumps(results, indent=2) + "\n"
+    write_file(json_path, "--json", lambda tmp: Path(tmp).write_text(text))
     _say(f"written: {json_path}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 
 import pandas as pd
@@ -38,7 +39,17 @@ def read_manifest(out) -> dict:
     if missing or not isinstance(m.get("shards_done", []), list) or not isinstance(m.get("shard_files", {}), dict):
         what = f"no {', '.join(missing)} in its batch" if missing else "a malformed shard list"
         raise BatchError(f"{out}/manifest.json is not a lostcards batch manifest ({what})")
+    done, total = m.get("rounds_done"), b.get("rounds")
+    if "rounds_done" in m and (isinstance(done, bool) or not isinstance(done, int) or isinstance(total, bool)
+                               or not isinstance(total, int) or not 0 <= done <= total):
+        raise BatchError(f"{out}/manifest.json says {_shown(done)} rounds done of a batch of {_shown(total)} "
+                         "rounds: it was edited or damaged")
     return m
+
+
+def _shown(v) -> str:
+    t = f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else repr(v)
+    return t if len(t) <= 30 else t[:20] + "..."
 
 
 def spec_of(manifest: dict) -> BatchSpec:
@@ -161,6 +172,8 @@ def load(out, columns: dict | None = None, *, tables=None, lazy: bool | str = Fa
       per table (nothing read yet: ``.to_table(columns=..., filter=...)``, ``.to_batches()``);
       "dask": a ``dask.dataframe`` per table.  For big batches, or use ``iter_shards``.
     """
+    if not isinstance(out, (str, os.PathLike)):
+        raise BatchError(f"out = {out!r:.40} is not allowed: a batch directory (a path)")
     out = Path(out)
     manifest = read_manifest(out)
     if isinstance(tables, str):

@@ -53,6 +53,9 @@ def check_batch(rules: Ruleset, rounds, shard_size, turns=0) -> tuple[int, int, 
                          f"{MAX_SHARDS:,} (the manifest lists every shard and is rewritten as each finishes): "
                          f"a shard size of at least {-(-rounds // MAX_SHARDS):,}")
     turns = check_int("turns", turns, 0, 100_000, "rounds with a turns table (one row per turn)", BatchError)
+    if turns > rounds:
+        raise BatchError(f"turns = {turns:,} is not allowed: at most the batch's {rounds:,} rounds (rounds with "
+                         "a turns table)")
     return rounds, shard_size, turns
 
 

@@ -29,6 +29,7 @@ from lostcards.run.batchdir import (
     FORMAT,
     DirLock,
     atomic_file,
+    check_dir,
     check_shard,
     clear_leftovers,
     now,
@@ -55,7 +56,21 @@ def check_records(records, rounds: int):
             raise BatchError(f"records = all is not allowed for {rounds:,} rounds: at most {MAX_RECORDS:,} records "
                              "(about 1.5 kB each); give a number to sample them")
         return "all"
-    return check_int("records", records, 1, MAX_RECORDS, "(or 'all'; each takes about 1.5 kB)", BatchError)
+    n = check_int("records", records, 1, MAX_RECORDS, "(or 'all'; each takes about 1.5 kB)", BatchError)
+    if n > rounds:
+        raise BatchError(f"records = {n:,} is not allowed: at most the batch's {rounds:,} rounds (or 'all')")
+    return n
+
+
+def check_same_records(out: Path, manifest: dict, records, rounds: int) -> None:
+    """A resumed batch keeps the records it has: asking for another number of them is refused."""
+    had = manifest.get("records")
+    if records is None or not isinstance(had, dict) or "rounds" not in had:
+        return
+    want = rounds if records == "all" else int(records)
+    if had["rounds"] != want:
+        raise BatchError(f"{out} already holds records.jsonl of {had['rounds']:,} rounds; --records {records} "
+                         f"would replace it: ask for {had['rounds']:,} again, or use another --out directory")
 
 
 def outputs(spec: BatchSpec, csv: bool, records) -> list:
@@ -78,8 +93,9 @@ def run(spec: BatchSpec, out, *, command: str = "", csv: bool = False,
     a, b = (resolve(p) for p in spec.policies)         # an unknown policy fails before anything is written
     records = check_records(records, spec.rounds)
     backend = backend or backends.Local(threads)
+    check_dir(out, "simulate", spec.identity())         # a path the system refuses (too long, ...), before exists()
     existed = out.exists()
-    prepare_dir(out, spec, outputs(spec, csv, records))    # refuse a wrong directory before anything else
+    check_same_records(out, prepare_dir(out, spec, outputs(spec, csv, records)), records, spec.rounds)
     if log and spec.shard_size < SMALL_SHARD and spec.shards > 10:
         log(f"warning: --shard-size {spec.shard_size:,} is small: each of the {spec.shards:,} shards rewrites the "
             f"manifest; {SMALL_SHARD:,} or more (the default is 100,000) plays faster")
@@ -109,6 +125,7 @@ def _remove_if_empty(out: Path):
 def _run(spec, out, a, b, backend, command, csv, records, progress, log) -> dict:
     with DirLock(out):
         manifest = prepare_dir(out, spec, outputs(spec, csv, records))   # again, under the lock
+        check_same_records(out, manifest, records, spec.rounds)
         clear_leftovers(out)
         for t in spec.tables:
             (out / t).mkdir(exist_ok=True)

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from lostcards.analysis.stats import Estimate, share_ci
+from lostcards.errors import BatchError
 from lostcards.run.load import iter_shards, read_manifest
 
 _SEAT_STATS = ["plays", "discards", "deck_draws", "pile_draws", "passes"]
@@ -116,6 +117,9 @@ _ROUND_COLS = ["policy_a", "policy_b", "turns", "ended_by", "score_a", "score_b"
 
 def summary(tabs: dict[str, pd.DataFrame], manifest: dict | None = None) -> str:
     """The one-screen summary of a batch's tables (DataFrames, as ``load`` returns)."""
+    if not isinstance(tabs, dict) or not all(isinstance(tabs.get(t), pd.DataFrame) for t in ("rounds", "seats")):
+        raise BatchError(f"tabs = {tabs!r:.40} is not allowed: the tables of a batch as lostcards.load returns "
+                         "them (a dict with 'rounds' and 'seats' DataFrames)")
     acc = _Summary()
     acc.add_rounds(tabs["rounds"])
     acc.add_seats(tabs["seats"])
@@ -131,4 +135,7 @@ def summarize(out) -> str:
         acc.add_rounds(df)
     for df in iter_shards(out, "seats", ["seat", *_SEAT_STATS], manifest):
         acc.add_seats(df)
+    if isinstance(manifest.get("rounds_done"), int) and manifest["rounds_done"] != acc.n:
+        raise BatchError(f"{out}/manifest.json says {manifest['rounds_done']:,} rounds done, its finished shards "
+                         f"hold {acc.n:,}: it was edited or damaged")
     return acc.text(manifest)

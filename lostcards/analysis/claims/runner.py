@@ -160,6 +160,9 @@ def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, direct
     if unknown:
         raise ClaimsError(f"unknown claim {', '.join(unknown)} (known: {', '.join(mods)})")
     chosen = {i: mods[i] for i in (ids or mods)}
+    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float))
+                               or not 0 <= budget <= 1e7):     # nan and inf fail this too
+        raise ClaimsError(f"budget = {budget!r} is not allowed: a number of seconds in 0..10000000")
     budget = BUDGET_S if budget is None else float(budget)
     ctx = Context(seed=seed, quick=quick, say=say, threads=threads)
     results, log = {}, []
