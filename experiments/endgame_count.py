@@ -26,7 +26,8 @@ CLAIM = Claim(
                 "last": "on your last play, take whatever adds most"},
     measures=(
         Measure("margin_count", "expert against not counting the plays left", gains(1.0), "points a round",
-                tables=ALL, bots=("expert",), pair=("", "count=off"), statement="count", controls=TINY),
+                tables=SHORT, context=("1p",), bots=("expert",), pair=("", "count=off"), statement="count",
+                controls=TINY),
         Measure("margin_skip_low", "expert against laying from the bottom when plays are short", gains(1.0),
                 "points a round", tables=SHORT, bots=("expert",), pair=("", "skip_low=off"), statement="skip",
                 controls=(Control(HOLDS, overrides=(("hand_size", 10),)), Control(FAILS))),
@@ -37,8 +38,10 @@ CLAIM = Claim(
         Measure("stranded_points", "playable points left in hand at the end", described(), "points", decides=False,
                 context=("2p", "lc")),
     ),
-    not_run=("solitaire, for skipping low cards and the last play: its endgame plan is never short of plays "
-             "(the hand is all that is left) and its last play is its last card."),
+    scope=SHORT,
+    not_run=("solitaire: the tip's premise, a card stranded in hand when the deck runs out, does not arise "
+             "there (its endgame plan is never short of plays and its last play is its last card), so its "
+             "counting row is context and it has no rows for the other two rules."),
 )
 
 

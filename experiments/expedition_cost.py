@@ -1,7 +1,7 @@
 """expedition-cost: an expedition costs 20; is opening on the four low cards (14 in hand) a losing decision?"""
 import numpy as np
 
-from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
+from lostcards.analysis.claims import Claim, Measure, described
 from lostcards.analysis.claims.measures import event_mean, event_share, sweep
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line, sweep_plot
 from lostcards.analysis.claims.words import across, by_verdict, changes, value
@@ -24,11 +24,16 @@ CLAIM = Claim(
               "opened expedition ends below zero, what an expedition opened on 14 or less ends at (the bot's "
               "own choice, so not a test), and the points the 1st and 5th card add (the 1st card's include "
               "the cost by bookkeeping, so they cannot decide anything)."),
-    statements={"low": "do not open on the four low cards (14 in hand)"},
+    statements={"first": "the decision that matters is the first card on an expedition, not the fifth"},
+    untested=("\"The decision that matters is the first card, not the fifth\" names no threshold and no bot has a "
+              "switch for its fifth-card decision, so no row tests its words: the opening threshold of 15 (one "
+              "more than the tip's 2 + 3 + 4 + 5) is a reading of the tip, not its words, and is shown as "
+              "context; so are the points the 1st and 5th card add (the 1st card's include the cost by "
+              "bookkeeping)."),
     measures=(
-        Measure("margin_open_15", "open only with 15+ in hand, against expert", gains(1.0), "points a round",
-                tables=PAIRED, bots=("expert",), pair=("open_hand=15", ""), statement="low",
-                controls=(Control(HOLDS, overrides=(("hand_size", 12),)), Control(FAILS, overrides=(("cost", 0),)))),
+        Measure("margin_open_15", "open only with 15+ in hand, against expert (a reading of the tip)", described(),
+                "points a round", decides=False, tables=(), context=PAIRED, bots=("expert",),
+                pair=("open_hand=15", ""), statement="first"),
         *sweep("margin_open", "open only with {v}+ in hand, against expert", "open_hand", [t for t in THRESHOLDS if t not in (0, 15)]),
         Measure("below_zero", "opened expeditions ending below 0", described(), "share", decides=False,
                 context=("2p", "lc", "4p-team")),

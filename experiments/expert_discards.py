@@ -5,6 +5,7 @@ from lostcards.analysis.claims.plots import new_figure, rows_panel
 from lostcards.analysis.claims.words import by_verdict, value
 
 ALL = ("2p", "4p-seat", "4p-team", "1p", "lc")
+SEATS = ("2p", "4p-seat", "1p")      # "the Expert bot": one bot's seat; a team is two bots, lost-cities another game
 
 CLAIM = Claim(
     id="expert-discards",
@@ -14,16 +15,23 @@ CLAIM = Claim(
          "plays. Four expeditions at 20 each means most hands hold more than you can use, so the real "
          "choice is which card goes."),
     measured=("Per seat and round (per team in the team table): discards, their distribution, and discards as a "
-              "share of plays (pooled: all discards over all plays). The tip names a bot; here the strong bots "
-              "are expert and search (with its opponent on the same deals for comparison); random and greedy "
-              "show the range."),
+              "share of plays (pooled: all discards over all plays). The tip names a bot, the Expert: expert's rows decide, "
+              "per seat (with 2 and 4 players and in solitaire); search (and its opponent on the same deals), "
+              "random and greedy show the range, and a 4-player team (two bots' discards; its share is its "
+              "seats' pooled ratio, the same quantity) and lost-cities (another game) are context."),
     statements={"nine": "about 9 discards a round", "share": "over 40% of its plays"},
     bots=(*BOTS, OPPONENT),
+    deciding=("expert",),
+    scope=SEATS,
     measures=(
         Measure("discards", "discards per seat and round (team table: per team)", about(9), "discards",
-                tables=ALL, statement="nine", controls=(Control(HOLDS, overrides=(("cost", 25),)), Control(FAILS, policy="random"))),
-        Measure("discard_share", "discards / plays", at_least(0.4, 0.02), "share", tables=ALL, statement="share",
-                controls=(Control(HOLDS, policy="random"), Control(FAILS, overrides=(("hand_size", 10),)))),
+                tables=SEATS, context=("4p-team", "lc"), statement="nine",
+                controls=(Control(HOLDS, overrides=(("cost", 25),)),
+                          Control(FAILS, policy="random", variant="the ladder's random bot"))),
+        Measure("discard_share", "discards / plays", at_least(0.4, 0.02), "share", tables=SEATS,
+                context=("4p-team", "lc"), statement="share",
+                controls=(Control(HOLDS, policy="random", variant="the ladder's random bot"),
+                          Control(FAILS, overrides=(("hand_size", 10),)))),
         *distribution("discards", "discards per seat and round (team table: per team)", "discards", ALL),
     ),
 )

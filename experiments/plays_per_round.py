@@ -28,16 +28,20 @@ CLAIM = Claim(
     measured=("Plays (cards played to an expedition or discarded; a pass is not a play) per seat and round, "
               "per team with 4 players; the expected number is the tip's arithmetic for each table: the draw "
               "pile after the deal divided by the players (18 with 2 players, 9 per partner and 18 per team "
-              "with 4, 22 under lost-cities). Their distribution (10th, 50th, 90th percentile). Turns against "
+              "with 4, 22 under lost-cities). It decides with 2 players and per seat with 4; a team's plays "
+              "are its two seats' (the same quantity, twice), the solitaire's 24 is the rules' arithmetic, and "
+              "lost-cities is not the tip's deck: those are context. Their distribution (10th, 50th, 90th percentile). Turns against "
               "the cards taken off discard piles in a round (a line): an identity of the rules (each turn "
               "draws once, and the round ends when the draw pile does), so it is context, as is the "
               "solitaire's 24."),
     statements={"plays": "about the deck divided by the players each"},
     bots=(*BOTS, OPPONENT),
+    scope=("2p", "4p-seat", "4p-team", "1p"),
     measures=(
         Measure("plays", "plays per seat (team tables: per team)", lambda st: about(plays_each(st)), "plays",
-                tables=("2p", "4p-seat", "4p-team", "lc"), context=("1p",), statement="plays",
-                controls=(Control(FAILS, policy="random"), Control(HOLDS, policy="greedy"))),
+                tables=("2p", "4p-seat"), context=("4p-team", "1p", "lc"), statement="plays",
+                controls=(Control(FAILS, policy="random", variant="the ladder's random bot"),
+                          Control(HOLDS, overrides=(("hand_size", 8),), variant="the published rules' hand of 8"))),
         *distribution("plays", "plays per seat (team tables: per team)", "plays", ALL),
         Measure("turns_slope", "turns added per pile draw (slope)", described("1 by the rules"), "turns",
                 decides=False, context=("2p", "lc")),

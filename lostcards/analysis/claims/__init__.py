@@ -19,6 +19,7 @@ from lostcards.analysis.claims.declare import (
     ALL_TABLES,
     BOTS,
     DECIDING,
+    DECIDING_BY_TABLE,
     OPPONENT,
     TABLES,
     Claim,
@@ -31,25 +32,35 @@ from lostcards.analysis.claims.declare import (
 from lostcards.analysis.claims.loader import experiments_dir, load_experiments
 from lostcards.analysis.claims.runner import measure_claim, run_claims
 from lostcards.analysis.claims.verdict import (
+    BOTS_DISAGREE,
+    BY_TABLE,
+    FAILING,
     FAILS,
+    HARMFUL,
     HOLDS,
+    NO_EFFECT,
+    NOT_TESTED,
     PARTLY,
+    ROW_VERDICTS,
     UNDECIDED,
     VERDICTS,
     Expect,
     about,
+    across_tables,
     at_least,
     at_most,
     between,
     combine,
+    combine_bots,
     described,
     gains,
     row_verdict,
 )
 
 __all__ = [
-    "ALL_TABLES", "BOTS", "DECIDING", "FAILS", "HOLDS", "OPPONENT", "PARTLY", "TABLES", "UNDECIDED", "VERDICTS",
+    "ALL_TABLES", "BOTS", "BOTS_DISAGREE", "BY_TABLE", "DECIDING", "DECIDING_BY_TABLE", "FAILING", "FAILS", "HARMFUL",
+    "HOLDS", "NOT_TESTED", "NO_EFFECT", "OPPONENT", "PARTLY", "ROW_VERDICTS", "TABLES", "UNDECIDED", "VERDICTS",
     "Claim", "Context", "Control", "Expect", "Measure", "Result", "Row", "Setting", "Sizes", "Subject",
-    "about", "at_least", "at_most", "between", "combine", "described", "experiments_dir", "gains", "load_experiments",
-    "measure_claim", "row_verdict", "run_claims", "with_switches",
+    "about", "across_tables", "at_least", "at_most", "between", "combine", "combine_bots", "described",
+    "experiments_dir", "gains", "load_experiments", "measure_claim", "row_verdict", "run_claims", "with_switches",
 ]

@@ -92,12 +92,16 @@ def across(res, measure: str, tables=("2p", "4p-team", "1p", "lc"), bot: str = "
     return join(parts)
 
 
-def changes(res, measure: str, up: str = "gains", down: str = "loses", bot: str = "expert") -> str:
+PLACES_SHORT = {"4p-team": "for a four-player team", "1p": "in solitaire", "lc": "under lost-cities"}
+
+
+def changes(res, measure: str, up: str = "gains", down: str = "loses", bot: str = "expert",
+            tables=("2p", "4p-team", "lc")) -> str:
     """'loses 13 points a round with two players (loses 2.8 for a four-player team, loses 4.8 under
-    lost-cities)' for a paired measure."""
+    lost-cities)' for a paired measure, over the tables it was measured in."""
     c = lambda t: change(res.get(measure, bot, t), up, down)  # noqa: E731
-    return (f"{c('2p')} points a round with two players ({c('4p-team')} for a four-player team, "
-            f"{c('lc')} under lost-cities)")
+    rest = [f"{c(t)} {PLACES_SHORT[t]}" for t in tables[1:] if res.get(measure, bot, t)]
+    return f"{c(tables[0])} points a round with two players" + (f" ({', '.join(rest)})" if rest else "")
 
 
 VERB = {HOLDS: "holds", FAILS: "does not hold", PARTLY: "holds in part", UNDECIDED: "is undecided"}
