@@ -157,7 +157,8 @@ def markdown(run) -> str:
              f"within this report's plan ({', '.join(TABLES[t].label for t in TABLES if t not in SEARCH_TABLES)}"
              "). The bots that decide, per table (`DECIDING_BY_TABLE`, data): "
              + "; ".join(f"{TABLES[t].label}: {', '.join(b)}" for t, b in DECIDING_BY_TABLE.items())
-             + " (a tip that names a bot, such as the Expert's discards, is decided by that bot alone). It has no expert inside (information-set Monte Carlo tree search "
+             + " (a tip that names a bot, such as the Expert's discards, is decided by that bot alone). "
+             "It has no expert inside (information-set Monte Carlo tree search "
              "with a greedy play-out rule of its own), so the verdicts rest on two families of bots.")
     L.append("- Paired comparisons (a bot with one behaviour switched, `docs/expert.md`) play the same deals "
              "twice with the seats swapped (solitaire: each version plays the deal), so the luck of the deal "

@@ -78,6 +78,23 @@ def measure_claim(mod, ctx: Context, wanted=None) -> Result:
     return Result(claim, rows, skipped, subjects=subjects)
 
 
+def planned_deciding(mods: dict) -> list:
+    """The (claim, measure, bot, table) of every deciding row the plan declares: what the report's
+    simultaneous level is taken over (before any row is measured)."""
+    from lostcards.analysis.claims.declare import SEARCH_TABLES
+    out = []
+    for cid, mod in mods.items():
+        c = mod.CLAIM
+        for m in c.measures:
+            if not m.decides:
+                continue
+            for t in m.tables:
+                for bot in (m.bots or c.bots):
+                    if bot in c.deciding_bots(t) and not (bot in ("search", OPPONENT) and t not in SEARCH_TABLES):
+                        out.append((cid, m.name, bot, t))
+    return out
+
+
 def control_row(mod, measure, control, ctx: Context, table: str = "2p", level: float = 0.95) -> Row:
     """A deciding measure taken under one of its controls in the table of the row it controls (`table`),
     judged at `level` (the report's simultaneous level: the tests check its verdict there)."""
