@@ -4,7 +4,7 @@ import numpy as np
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean, event_share
 from lostcards.analysis.claims.plots import color, new_figure, rows_panel
-from lostcards.analysis.claims.words import across, by_verdict, row_text, value
+from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
 PAIRED = ("2p", "4p-team", "1p")        # the tip's six cards: lost-cities pays the bonus at 8, so it is context
 ALL = (*PAIRED, "lc")
@@ -102,17 +102,21 @@ def reading(res):
 
 
 def tips(res):
-    m, sh = res.get("margin_bonus"), res.get("bonus_share")
-    lc = res.get("margin_bonus", table="lc")
-    return [by_verdict(m, f"Depth pays: playing for the bonus is worth {value(m)} points a round to a strong bot "
-                          "with two players",
-                       f"Playing for the bonus is worth only {value(m)} points a round to a strong bot with two "
-                       "players",
-                       f"Playing for the bonus is worth {row_text(m)} points a round to a strong bot with two players")
-            + f" ({value(lc)} under lost-cities, where it takes more cards).",
-            f"But it is not reachable in anything you commit to: a strong bot reaches it in {value(sh)} of its "
-            f"expeditions ({value(res.get('bonus_share_inv0'))} of those with no investment, "
-            f"{value(res.get('bonus_share_inv2'))} with two)." if sh and sh.verdict == FAILS else
-            f"The bonus is reached in {value(sh)} of a strong bot's expeditions.",
+    m = res.get("margin_bonus")
+    u = res.get("margin_bonus_uninvested")
+    return [f"Playing for the 6-card bonus {changes(res, 'margin_bonus', tables=('2p', '4p-team', '1p'))} to a "
+            "strong bot, against the same bot blind to it: "
+            + by_verdict(m, "depth is worth playing for with two players.",
+                         "with two players depth is not the thing to play for.", "undecided with two players.",
+                         no_effect="with two players it makes no material difference.")
+            + f" Under lost-cities, where the bonus takes 8 cards, the same comparison gives {row_text(res.get('margin_bonus', table='lc'))}.",
+            f"Playing for it in every expedition, not only invested ones, "
+            f"{changes(res, 'margin_bonus_uninvested', tables=('2p', '4p-team', '1p'))}: "
+            + by_verdict(u, "play for it in anything you commit to.",
+                         "playing for it in uninvested expeditions does not pay.", "undecided.",
+                         no_effect="in uninvested expeditions it makes no material difference."),
+            f"A strong bot reaches the bonus in {value(res.get('bonus_share'))} of its opened expeditions "
+            f"({value(res.get('bonus_share_inv0'))} of those with no investment, {value(res.get('bonus_share_inv2'))} "
+            "with two); the tip names no rate for \"reachable\", so that is a description.",
             f"A sixth card adds its value times the multiplier plus the bonus: {value(res.get('bonus_card_points'))} "
             f"points on average for a card worth {value(res.get('bonus_card_value'))}."]

@@ -27,7 +27,9 @@ CLAIM = Claim(
     measures=(
         Measure("margin_feed", "expert against discarding blind to what the other side can lay", gains(1.0),
                 "points a round", tables=TABLES, bots=("expert",), pair=("", "safety=off"), statement="feed",
-                controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),)), Control(HOLDS))),
+                controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),), tables=("2p", "4p-team")),
+                          Control(FAILS, switches="danger=0", tables=("lc",),
+                                  variant="expert with its danger weight at 0 (a documented switch)"), Control(HOLDS))),
         Measure("handed_per_point", "points handed over per point of face value, thrown into a started expedition "
                 "(the throws the bot chose)", described(), "", decides=False, context=TABLES),
         Measure("laid_started_minus_unstarted", "share laid by the other side: started minus not started "

@@ -1,8 +1,20 @@
 """plays-per-round: how many plays a seat (or a team) gets in a round."""
-from lostcards.analysis.claims import BOTS, FAILS, HOLDS, OPPONENT, Claim, Control, Measure, about, described
+from lostcards.analysis.claims import (
+    BOTS,
+    FAILS,
+    HOLDS,
+    LADDER_GREEDY,
+    LADDER_RANDOM,
+    OPPONENT,
+    Claim,
+    Control,
+    Measure,
+    about,
+    described,
+)
 from lostcards.analysis.claims.measures import distribution, fit, unit_mean, unit_percentiles
 from lostcards.analysis.claims.plots import color, interval_bars, new_figure, ref_line
-from lostcards.analysis.claims.words import short, value
+from lostcards.analysis.claims.words import by_verdict, short, value
 
 ALL = ("2p", "4p-seat", "4p-team", "1p", "lc")
 
@@ -40,8 +52,8 @@ CLAIM = Claim(
     measures=(
         Measure("plays", "plays per seat (team tables: per team)", lambda st: about(plays_each(st)), "plays",
                 tables=("2p", "4p-seat"), context=("4p-team", "1p", "lc"), statement="plays",
-                controls=(Control(FAILS, policy="random", variant="the ladder's random bot"),
-                          Control(HOLDS, overrides=(("hand_size", 8),), variant="the published rules' hand of 8"))),
+                controls=(Control(FAILS, policy="random", variant=LADDER_RANDOM),
+                          Control(HOLDS, policy="greedy", variant=LADDER_GREEDY))),
         *distribution("plays", "plays per seat (team tables: per team)", "plays", ALL),
         Measure("turns_slope", "turns added per pile draw (slope)", described("1 by the rules"), "turns",
                 decides=False, context=("2p", "lc")),
@@ -102,8 +114,11 @@ def tips(res):
     ex = res.get("plays")
     lo, hi = res.get("plays_p10"), res.get("plays_p90")
     p4, t4 = res.get("plays", table="4p-seat"), res.get("plays", table="4p-team")
-    out = [f"A round is about 18 plays each, plus one for every card either player takes off a discard pile: "
-           f"a strong two-player bot gets {value(ex)} (most rounds {value(lo)} to {value(hi)})."]
-    out.append(f"At four seats a partner gets about {value(p4)}, the team {value(t4)}; the solitaire plays all "
-               "of its cards.")
+    n = value(ex)
+    out = [f"A round is {by_verdict(ex, 'about 18 plays each', 'more than the 18 plays each of the arithmetic', 'about 18 plays each')}"
+           f" with two players, plus one for every card either player takes off a discard pile: a strong "
+           f"two-player bot gets {n} (most rounds {value(lo)} to {value(hi)})."]
+    out.append(f"At four seats a partner gets {value(p4)} ("
+               + by_verdict(p4, "about 9, as the tip says", "not the tip's 9", "about 9")
+               + f"), the team {value(t4)}; the solitaire plays all of its cards.")
     return out

@@ -1,15 +1,30 @@
 """reach-22-plus-60: the numbers of a suit that reach a hand, against what the deal gave."""
 import numpy as np
 
-from lostcards.analysis.claims import BOTS, FAILS, HOLDS, OPPONENT, Claim, Control, Measure, about, between, described
+from lostcards.analysis.claims import (
+    BOTS,
+    FAILS,
+    HOLDS,
+    LADDER_GREEDY,
+    LADDER_RANDOM,
+    OPPONENT,
+    PUBLISHED_HAND,
+    Claim,
+    Control,
+    Measure,
+    about,
+    between,
+    described,
+)
 from lostcards.analysis.claims.measures import distribution, event_mean, fit, percentiles
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line
 from lostcards.analysis.claims.words import by_verdict, short, value
 
 DECIDE = ("2p",)                  # "over a two-player round": the other tables are context
 CONTEXT = ("4p-seat", "lc", "1p")
-CONTROLS = (Control(FAILS, policy="random", variant="the ladder's random bot"),
-            Control(HOLDS, policy="greedy", variant="the ladder's casual bot"))
+CONTROLS = (Control(FAILS, policy="random", variant=LADDER_RANDOM),
+            Control(HOLDS, policy="greedy", variant=LADDER_GREEDY),
+            Control(HOLDS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND))
 
 CLAIM = Claim(
     id="reach-22-plus-60",

@@ -20,7 +20,11 @@ from lostcards.analysis.claims.declare import (
     BOTS,
     DECIDING,
     DECIDING_BY_TABLE,
+    LADDER_GREEDY,
+    LADDER_RANDOM,
     OPPONENT,
+    PUBLISHED_BONUS,
+    PUBLISHED_HAND,
     TABLES,
     Claim,
     Control,
@@ -58,7 +62,8 @@ from lostcards.analysis.claims.verdict import (
 )
 
 __all__ = [
-    "ALL_TABLES", "BOTS", "BOTS_DISAGREE", "BY_TABLE", "DECIDING", "DECIDING_BY_TABLE", "FAILING", "FAILS", "HARMFUL",
+    "ALL_TABLES", "BOTS", "BOTS_DISAGREE", "BY_TABLE", "DECIDING", "DECIDING_BY_TABLE", "FAILING", "LADDER_GREEDY",
+    "LADDER_RANDOM", "PUBLISHED_BONUS", "PUBLISHED_HAND", "FAILS", "HARMFUL",
     "HOLDS", "NOT_TESTED", "NO_EFFECT", "OPPONENT", "PARTLY", "ROW_VERDICTS", "TABLES", "UNDECIDED", "VERDICTS",
     "Claim", "Context", "Control", "Expect", "Measure", "Result", "Row", "Setting", "Sizes", "Subject",
     "about", "across_tables", "at_least", "at_most", "between", "combine", "combine_bots", "described",

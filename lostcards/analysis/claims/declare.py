@@ -46,6 +46,10 @@ TABLES = {t.key: t for t in (
     Table("lc", "lost-cities", 2, "seat", "lost-cities", "lc"),
 )}
 ALL_TABLES = tuple(TABLES)
+
+# Controls a player could meet, in words (``Control.variant``).
+LADDER_RANDOM, LADDER_GREEDY = "the ladder's random bot", "the ladder's casual bot"
+PUBLISHED_HAND, PUBLISHED_BONUS = "the published rules' hand of 8", "the published rules' bonus at 8 cards"
 SEARCH_TABLES = ("2p", "1p")       # search is too slow for the others within the report's budget
 
 
@@ -99,9 +103,13 @@ class Control:
     table: str = ""
     overrides: tuple = ()
     variant: str = ""
+    tables: tuple = ()               # the deciding tables it is a control for (default: all of its measure's)
 
     def __post_init__(self):
         assert self.gives in (HOLDS, *FAILING), self.gives
+
+    def applies(self, table: str) -> bool:
+        return not self.tables or table in self.tables
 
     def setting(self, table: str = "2p") -> Setting:
         return Setting(self.table or table, tuple(self.overrides))
@@ -236,6 +244,7 @@ class Result:
     tips: list = field(default_factory=list)         # sentences for tips.md
     details: str = ""
     subjects: dict = field(default_factory=dict)     # (bot, table) -> Subject: the data, for figures
+    tip_checks: list = field(default_factory=list)   # what tips.md's sentences say of their rows (words.noting)
 
     def subject(self, bot: str = "expert", table: str = "2p"):
         return self.subjects.get((bot, table))

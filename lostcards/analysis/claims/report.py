@@ -30,7 +30,7 @@ from lostcards.run.batchdir import versions, write_manifest
 CSV_COLUMNS = ("claim", "measure", "policy", "rules", "players", "estimate", "ci_low", "ci_high", "n",
                "smallest_effect", "verdict", "decides", "fails_under")
 EXTRA_COLUMNS = ("table", "unit", "baseline", "level", "ci95_low", "ci95_high", "clusters", "expected",
-                 "region_low", "region_high", "expectation", "label", "statement")
+                 "region_low", "region_high", "expectation", "label", "statement", "equivalence_margin")
 
 
 def csv_rows(run) -> list:
@@ -48,7 +48,8 @@ def csv_rows(run) -> list:
                 "table": r.table, "unit": m.unit or "", "baseline": r.baseline, "level": e.level,
                 "ci95_low": e95.ci_low, "ci95_high": e95.ci_high, "clusters": e.clusters, "expected": x.value,
                 "region_low": x.low, "region_high": x.high, "expectation": x.text, "label": m.label,
-                "statement": m.statement})
+                "statement": m.statement,
+                "equivalence_margin": x.smallest_effect if (x.equivalence and r.decides) else float("nan")})
     return out
 
 
@@ -57,7 +58,7 @@ def fails_under(row) -> str:
     other way (for a row that is undecided: all of them)."""
     if not row.decides:
         return ""
-    cs = [c for c in row.measure.controls if not c.matches(row.verdict)]
+    cs = [c for c in row.measure.controls if c.applies(row.table) and not c.matches(row.verdict)]
     return "; ".join(c.text(row.table) for c in cs)
 
 
@@ -209,6 +210,8 @@ def _section(res) -> list:
     L.append(f"**Measured.** {c.measured}\n")
     if c.not_run:
         L.append(f"**Not run.** {c.not_run}\n")
+    if c.untested:
+        L.append(f"**Not tested.** {c.untested}\n")
     tv = res.table_verdicts()
     if tv:
         L.append("| table | verdict | statements |\n|---|---|---|")
@@ -260,6 +263,7 @@ def write_all(run, out: Path) -> pd.DataFrame:
                 "sizes": {k: v for k, v in ctx.sizes.__dict__.items()}, "level": run.level,
                 "deciding_rows": run.deciding, "stages": [list(s) for s in run.stages],
                 "most": ctx.sizes.most, "played": ctx.played,
+                "tip_checks": [c for res in run.results.values() for c in res.tip_checks],
                 "seconds": round(run.seconds, 1),
                 "data_seconds": {k: round(v, 1) for k, v in ctx.seconds.items()}, "versions": versions()}
     write_manifest(out, manifest, "claims.manifest.json")

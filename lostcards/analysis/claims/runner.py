@@ -29,6 +29,7 @@ from lostcards.analysis.claims.declare import OPPONENT, Result, Row, Setting, sw
 from lostcards.analysis.claims.loader import experiments_dir, load_experiments
 from lostcards.analysis.claims.report import write_all
 from lostcards.analysis.claims.verdict import UNDECIDED, simultaneous_level
+from lostcards.analysis.claims.words import noting
 from lostcards.errors import ClaimsError
 
 MIN_N = 20              # a context row with fewer observations is left out (the report says so)
@@ -208,7 +209,9 @@ def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, direct
         mod = chosen[cid]
         res.figure = mod.figure(res) if hasattr(mod, "figure") else None
         res.reading = mod.reading(res) if hasattr(mod, "reading") else ""
-        res.tips = mod.tips(res) if hasattr(mod, "tips") else []
+        with noting() as notes:
+            res.tips = mod.tips(res) if hasattr(mod, "tips") else []
+        res.tip_checks = list(notes)
     run = Run(results, ctx, level, deciding, log, time.time() - t0, command or "lostcards claims", max(1, stages))
     df = write_all(run, Path(out))
     say(f"wrote {out}: {len(df)} rows, {deciding} deciding, in {time.time() - t0:.0f}s")
