@@ -104,17 +104,17 @@ def reading(res):
 def tips(res):
     m = res.get("margin_bonus")
     u = res.get("margin_bonus_uninvested")
-    return [f"Playing for the 6-card bonus {changes(res, 'margin_bonus', tables=('2p', '4p-team', '1p'))} to a "
-            "strong bot, against the same bot blind to it: "
-            + by_verdict(m, "depth is worth playing for with two players.",
-                         "with two players depth is not the thing to play for.", "undecided with two players.",
-                         no_effect="with two players it makes no material difference.")
+    return [f"A strong bot that plays for the 6-card bonus, against the same bot blind to it, "
+            f"{changes(res, 'margin_bonus', tables=('2p', '4p-team', '1p'))}"
+            + by_verdict(m, ": with two players depth is worth playing for.",
+                         ": with two players depth is not the thing to play for.", ".",
+                         no_effect=": with two players it makes no material difference.")
             + f" Under lost-cities, where the bonus takes 8 cards, the same comparison gives {row_text(res.get('margin_bonus', table='lc'))}.",
-            f"Playing for it in every expedition, not only invested ones, "
-            f"{changes(res, 'margin_bonus_uninvested', tables=('2p', '4p-team', '1p'))}: "
-            + by_verdict(u, "play for it in anything you commit to.",
-                         "playing for it in uninvested expeditions does not pay.", "undecided.",
-                         no_effect="in uninvested expeditions it makes no material difference."),
+            f"One that plays for it in every expedition, not only invested ones, "
+            f"{changes(res, 'margin_bonus_uninvested', tables=('2p', '4p-team', '1p'))}"
+            + by_verdict(u, ": play for it in anything you commit to.",
+                         ": playing for it in uninvested expeditions does not pay.", ".",
+                         no_effect=": in uninvested expeditions it makes no material difference."),
             f"A strong bot reaches the bonus in {value(res.get('bonus_share'))} of its opened expeditions "
             f"({value(res.get('bonus_share_inv0'))} of those with no investment, {value(res.get('bonus_share_inv2'))} "
             "with two); the tip names no rate for \"reachable\", so that is a description.",

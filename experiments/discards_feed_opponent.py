@@ -74,7 +74,8 @@ def figure(res):
 def reading(res):
     g = res.get
     return (f"Reading the other side's board before a throw is worth {across(res, 'margin_feed', TABLES)} to "
-            f"expert (against its version blind to what the other side can lay). For context, the throws expert "
+            f"expert (against its version blind to what the other side can lay: the same comparison decides the "
+            f"safe throw, a statement about which card to throw). For context, the throws expert "
             f"chose to make into an expedition its opponent has started (and can still lay them on) are "
             f"{value(g('throws_started'))} of its number discards ({value(g('throws_started', 'random'))} of "
             f"random's), and bring the opponent {value(g('handed_per_point'))} points per point of face value "

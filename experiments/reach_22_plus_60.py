@@ -121,4 +121,4 @@ def tips(res):
             f"to {value(res.get('reached_empty_p90'))}): "
             + by_verdict(e, "it barely pays its 20, and only if every card arrives in order.",
                          "the tip's 'barely pays' is off here.", "about what it costs."),
-            f"With four players count less: a seat sees {_line(res, table='4p-seat')}."]
+            f"With four players (not the tip's table) a seat sees {_line(res, table='4p-seat')}."]
