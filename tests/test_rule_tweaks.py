@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from lostcards.analysis.claims.verdict import FAILS, HOLDS, simultaneous_level
+from lostcards.analysis.claims.verdict import FAILING, FAILS, HOLDS, simultaneous_level
 from lostcards.analysis.rule_tweaks.data import Data
 from lostcards.analysis.rule_tweaks.declare import FIRES, STATEMENTS
 from lostcards.analysis.rule_tweaks.play import fire_rows
@@ -34,7 +34,8 @@ def test_each_control_gives_the_verdict_it_declares(small, t, control):
     """Under each control the deciding measure comes out as declared: so a row that holds has a
     setting where it fails, and the other way round (95%, a small run)."""
     got = control_row(t, control, small)
-    assert got["verdict"] == control.gives, (t.name, control, got)
+    ok = got["verdict"] == control.gives or (control.gives == FAILS and got["verdict"] in FAILING)
+    assert ok, (t.name, control, got)
 
 
 def test_the_deciding_rows_and_their_simultaneous_level():
@@ -74,7 +75,7 @@ def test_each_deciding_row_names_the_control_that_turns_it(report):
     rows = csv[(csv["kind"] == "statement") & (csv["decides"].astype(str).str.lower() == "true")]
     assert len(rows) == 34 and all(float(x) == pytest.approx(1 - 0.05 / 34) for x in rows["level"])
     for r in rows.itertuples():
-        if r.verdict in (HOLDS, FAILS):
+        if r.verdict in (HOLDS, *FAILING):
             other = FAILS if r.verdict == HOLDS else HOLDS
             assert r.fails_under and r.fails_under.endswith(other), r
     md = (report / "rule-tweaks.md").read_text()

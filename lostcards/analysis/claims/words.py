@@ -155,7 +155,8 @@ def changes(res, measure: str, up: str = "gains", down: str = "loses", bot: str 
     return c(tables[0], "points a round with two players") + (f" ({'; '.join(rest)})" if rest else "")
 
 
-VERB = {HOLDS: "holds", FAILS: "does not hold", PARTLY: "holds in part", UNDECIDED: "is undecided"}
+VERB = {HOLDS: "holds", FAILS: "does not hold", PARTLY: "holds in part", UNDECIDED: "is undecided",
+        HARMFUL: "harmful", NO_EFFECT: "no material effect"}
 
 
 def join(items, last: str = "and") -> str:

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lostcards.analysis.claims.verdict import ALPHA, FAILS, HOLDS
+from lostcards.analysis.claims.verdict import ALPHA, FAILING, HOLDS
 from lostcards.analysis.claims.words import VERB, fmt, short
 from lostcards.analysis.metrics import METRICS
 from lostcards.analysis.rule_tweaks.declare import CHANGES, KEY, PASSER, PERCENT, STALLER, STATEMENTS
@@ -78,7 +78,7 @@ def _fig_statements(st: pd.DataFrame, path):
         sc = 100 if sub["unit"].iloc[0] == "share" else 1
         y = np.arange(len(sub))[::-1]
         for yy, (_, r) in zip(y, sub.iterrows()):
-            col = {HOLDS: "tab:green", FAILS: "tab:red"}.get(r["verdict"], "tab:grey")
+            col = "tab:green" if r["verdict"] == HOLDS else "tab:red" if r["verdict"] in FAILING else "tab:grey"
             e, lo, hi = sc * r["estimate"], sc * r["ci_low"], sc * r["ci_high"]
             ax.errorbar([e], [yy], xerr=[[max(0, e - lo)], [max(0, hi - e)]], fmt="o", color=col, capsize=3)
         for edge in (sub["region_low"].iloc[0], sub["region_high"].iloc[0]):
@@ -343,8 +343,10 @@ def markdown(res: dict, figures: list) -> str:
          f"(Bonferroni: family-wise error {ALPHA:.0%}). Rows of other bots beside the deciding one are at "
          "95% and decide nothing.",
          "- A row holds when its whole interval lies where the statement is true, does not hold when the whole "
-         "interval lies outside, and is undecided otherwise (the claims' rule, `docs/claims.md`). A statement "
-         "combines its rows: all hold, holds; all fail, does not hold; some of each, partly.",
+         "interval lies outside, and is undecided otherwise (the claims' rule, `docs/claims.md`); a comparison "
+         "that does not hold is harmful (wholly below minus its smallest effect) or of no material effect "
+         "(wholly within plus or minus it) where its interval says which. A statement combines its rows: all "
+         "hold, holds; all fail, how they fail; some of each, partly.",
          "- Each deciding row names the control under which it comes out the other way; "
          "`tests/test_rule_tweaks.py` plays every control on a small run and checks that it does.",
          f"- Code: `lostcards {cfg.get('version', '?')}`, source hash `{cfg['source']}`; run `{cfg['date']}`.\n",
