@@ -82,3 +82,19 @@ def test_each_deciding_row_names_the_control_that_turns_it(report):
     for word in ("tuned", "by others", "author"):
         assert word not in md.lower(), word
     assert "34 deciding rows" in md and "99.85%" in md
+
+
+def test_each_check_has_the_smallest_real_rule_change_that_trips_it():
+    """The checks' sensitivity: each real rule stepped from the Expeditions value until a check trips; the
+    report gives, per check, the smallest change that does (or the closest step when none does)."""
+    from lostcards.analysis.rule_tweaks.declare import SENSITIVITY, SENSITIVITY_BOT
+    from lostcards.analysis.rule_tweaks.play import sensitivity_rows, smallest_trips
+    s = sensitivity_rows(seed=3, rounds=800, players=(2,))
+    assert set(s["rule"]) == set(SENSITIVITY) and set(s["check"]) == set(SENSITIVITY_BOT)
+    assert s[s["first"]]["flagged"].all()
+    for (check, rule, direction), g in s.groupby(["check", "rule", "direction"]):
+        assert g["first"].sum() <= 1 and (g["policy"] == SENSITIVITY_BOT[check]).all()
+    small = smallest_trips(s)
+    assert set(small["check"]) == set(SENSITIVITY_BOT)
+    st = small[small["check"] == "stall_or_cap"]
+    assert (st["rule"] != "").all() and (st["step"] == 1).any()      # random play trips the stall check at once
