@@ -1,5 +1,15 @@
 """discards-feed-opponent: a 9 thrown into an expedition the opponent has started is a 9 handed over."""
-from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
+from lostcards.analysis.claims import (
+    EXPEDITIONS_HAND,
+    FAILS,
+    HOLDS,
+    PUBLISHED_HAND,
+    Claim,
+    Control,
+    Measure,
+    described,
+    gains,
+)
 from lostcards.analysis.claims.measures import event_share
 from lostcards.analysis.claims.plots import new_figure, rows_panel
 from lostcards.analysis.claims.words import across, by_verdict, changes, value
@@ -29,7 +39,9 @@ CLAIM = Claim(
                 "points a round", tables=TABLES, bots=("expert",), pair=("", "safety=off"), statement="feed",
                 controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),), tables=("2p", "4p-team")),
                           Control(FAILS, switches="danger=0", tables=("lc",),
-                                  variant="expert with its danger weight at 0 (a documented switch)"), Control(HOLDS))),
+                                  variant="expert with its danger weight at 0 (a documented switch)"),
+                          Control(HOLDS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p", "4p-team")),
+                          Control(HOLDS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))),
         Measure("handed_per_point", "points handed over per point of face value, thrown into a started expedition "
                 "(the throws the bot chose)", described(), "", decides=False, context=TABLES),
         Measure("laid_started_minus_unstarted", "share laid by the other side: started minus not started "

@@ -1,12 +1,24 @@
 """endgame-count: at the end, play what scores now; count the plays left; skip the low cards; the last play."""
-from lostcards.analysis.claims import FAILS, HOLDS, PUBLISHED_HAND, Claim, Control, Measure, described, gains
+from lostcards.analysis.claims import (
+    EXPEDITIONS_HAND,
+    FAILS,
+    HOLDS,
+    PUBLISHED_HAND,
+    Claim,
+    Control,
+    Measure,
+    described,
+    gains,
+)
 from lostcards.analysis.claims.measures import event_mean
 from lostcards.analysis.claims.plots import new_figure, rows_panel
 from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
 ALL = ("2p", "4p-team", "1p", "lc")
 SHORT = ("2p", "4p-team", "lc")           # solitaire's plan is never short of plays, and its last play is forced
-TINY = (Control(FAILS, overrides=(("hand_size", 2),)), Control(HOLDS))
+HANDS = (Control(HOLDS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p", "4p-team")),
+         Control(HOLDS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))
+TINY = (Control(FAILS, overrides=(("hand_size", 2),)), *HANDS)
 
 CLAIM = Claim(
     id="endgame-count",
@@ -32,14 +44,15 @@ CLAIM = Claim(
                 "points a round", tables=SHORT, bots=("expert",), pair=("", "skip_low=off"), statement="skip",
                 controls=(Control(HOLDS, overrides=(("hand_size", 10),), tables=("2p",)),
                           Control(HOLDS, overrides=(("hand_size", 12),), tables=("4p-team", "lc")),
-                          Control(FAILS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p", "lc")),
-                          Control(FAILS))),
+                          Control(FAILS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p",)),
+                          Control(FAILS, overrides=(("hand_size", 4),), tables=("4p-team",)),
+                          Control(FAILS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))),
         Measure("margin_last_play", "expert against a last play like any other", gains(1.0), "points a round",
                 tables=SHORT, bots=("expert",), pair=("", "last_play=off"), statement="last",
                 controls=(Control(FAILS, overrides=(("hand_size", 2),), tables=("2p", "lc")),
                           Control(FAILS, switches="endgame=off", tables=("4p-team",),
                                   variant="expert without its endgame plan (a documented switch)"),
-                          Control(HOLDS))),
+                          *HANDS)),
         Measure("margin_endgame", "expert against no endgame at all", described(), "points a round", decides=False,
                 context=("2p",), bots=("expert",), pair=("", "endgame=off")),
         Measure("stranded_points", "playable points left in hand at the end", described(), "points", decides=False,

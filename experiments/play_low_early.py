@@ -1,7 +1,17 @@
 """play-low-early: low cards are playable only early; if you mean to set off, set off early."""
 import numpy as np
 
-from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
+from lostcards.analysis.claims import (
+    EXPEDITIONS_HAND,
+    FAILS,
+    HOLDS,
+    PUBLISHED_HAND,
+    Claim,
+    Control,
+    Measure,
+    described,
+    gains,
+)
 from lostcards.analysis.claims.measures import event_share
 from lostcards.analysis.claims.plots import band_plot, color, new_figure
 from lostcards.analysis.claims.words import across, by_verdict, changes, value
@@ -32,7 +42,8 @@ CLAIM = Claim(
                 controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),), tables=("2p", "4p-team")),
                           Control(FAILS, overrides=(("numbers", (8, 9, 10)),), tables=("1p",)),
                           Control(FAILS, overrides=(("numbers", (8, 9, 10)), ("bonus_cards", 6)), tables=("lc",)),
-                          Control(HOLDS))),
+                          Control(HOLDS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p", "4p-team", "1p")),
+                          Control(HOLDS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))),
         *(Measure(f"margin_delay_{n}", f"expert against opening only from turn {n}", described(), "points a round",
                   decides=False, context=("2p",), bots=("expert",), pair=("", f"open_from={n}")) for n in (4, 8, 20)),
         Measure("laid_dealt_low", "2-4 dealt: share laid", described(), "share", decides=False, context=("2p", "lc")),

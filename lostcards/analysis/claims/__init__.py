@@ -20,6 +20,7 @@ from lostcards.analysis.claims.declare import (
     BOTS,
     DECIDING,
     DECIDING_BY_TABLE,
+    EXPEDITIONS_HAND,
     LADDER_GREEDY,
     LADDER_RANDOM,
     OPPONENT,
@@ -62,8 +63,8 @@ from lostcards.analysis.claims.verdict import (
 )
 
 __all__ = [
-    "ALL_TABLES", "BOTS", "BOTS_DISAGREE", "BY_TABLE", "DECIDING", "DECIDING_BY_TABLE", "FAILING", "LADDER_GREEDY",
-    "LADDER_RANDOM", "PUBLISHED_BONUS", "PUBLISHED_HAND", "FAILS", "HARMFUL",
+    "ALL_TABLES", "BOTS", "BOTS_DISAGREE", "BY_TABLE", "DECIDING", "DECIDING_BY_TABLE", "EXPEDITIONS_HAND",
+    "FAILING", "LADDER_GREEDY", "LADDER_RANDOM", "PUBLISHED_BONUS", "PUBLISHED_HAND", "FAILS", "HARMFUL",
     "HOLDS", "NOT_TESTED", "NO_EFFECT", "OPPONENT", "PARTLY", "ROW_VERDICTS", "TABLES", "UNDECIDED", "VERDICTS",
     "Claim", "Context", "Control", "Expect", "Measure", "Result", "Row", "Setting", "Sizes", "Subject",
     "about", "across_tables", "at_least", "at_most", "between", "combine", "combine_bots", "described",

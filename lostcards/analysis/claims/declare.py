@@ -50,6 +50,7 @@ ALL_TABLES = tuple(TABLES)
 # Controls a player could meet, in words (``Control.variant``).
 LADDER_RANDOM, LADDER_GREEDY = "the ladder's random bot", "the ladder's casual bot"
 PUBLISHED_HAND, PUBLISHED_BONUS = "the published rules' hand of 8", "the published rules' bonus at 8 cards"
+EXPEDITIONS_HAND = "the Expeditions hand of 6 (under lost-cities)"
 SEARCH_TABLES = ("2p", "1p")       # search is too slow for the others within the report's budget
 
 
