@@ -110,14 +110,22 @@ def reading(res):
     return "; ".join(parts) + "."
 
 
+def _search_differs(ex, se, holds: str, fails: str) -> str:
+    """', search N (words)' when search's verdict differs from expert's (the bots disagree), else ''."""
+    if ex is None or se is None or se.verdict == ex.verdict:
+        return ""
+    return f", search {value(se)} ({by_verdict(se, holds, fails, 'undecided')}: the bots disagree)"
+
+
 def tips(res):
     ex = res.get("plays")
     lo, hi = res.get("plays_p10"), res.get("plays_p90")
     p4, t4 = res.get("plays", table="4p-seat"), res.get("plays", table="4p-team")
     n = value(ex)
     out = [f"A round is {by_verdict(ex, 'about 18 plays each', 'more than the 18 plays each of the arithmetic', 'about 18 plays each')}"
-           f" with two players, plus one for every card either player takes off a discard pile: a strong "
-           f"two-player bot gets {n} (most rounds {value(lo)} to {value(hi)})."]
+           f" with two players, plus one for every card either player takes off a discard pile: expert gets "
+           f"{n} (most rounds {value(lo)} to {value(hi)})"
+           + _search_differs(res.get("plays"), res.get("plays", "search"), "about 18 too", "more than 18") + "."]
     out.append(f"At four seats a partner gets {value(p4)} ("
                + by_verdict(p4, "about 9, as the tip says", "not the tip's 9", "about 9")
                + f"), the team {value(t4)}; the solitaire plays all of its cards.")

@@ -116,7 +116,11 @@ def tips(res):
     a, b = res.get("intercept"), res.get("slope")
     ok = by_verdict(a, "about", "not", "roughly") if a and b and a.verdict == b.verdict else "roughly"
     return [f"Count what an expedition can bring you: with two players the numbers of a suit that reach a "
-            f"strong player's hand come to {ok} 22 plus 60% of what it already holds ({_line(res)} measured).",
+            f"strong player's hand come to {ok} 22 plus 60% of what it already holds ({_line(res)} measured for "
+            f"expert; search {_line(res, 'search')}, "
+            + by_verdict(res.get("intercept", "search"), "about the same", "not the tip's",
+                         "undecided on its games")
+            + ").",
             f"A suit you hold nothing of brings {value(e)} (most rounds {value(res.get('reached_empty_p10'))} "
             f"to {value(res.get('reached_empty_p90'))}): "
             + by_verdict(e, "it barely pays its 20, and only if every card arrives in order.",
