@@ -1,12 +1,14 @@
 """depth-bonus: six cards pay 20; reachable in anything you commit to; depth is the thing to play for."""
 import numpy as np
 
-from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, at_least, described, gains
+from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean, event_share
 from lostcards.analysis.claims.plots import color, new_figure, rows_panel
-from lostcards.analysis.claims.words import across, by_verdict, row_text, value
+from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
-PAIRED = ("2p", "4p-team", "1p", "lc")
+PAIRED = ("2p", "4p-team", "1p")        # the tip's six cards: lost-cities pays the bonus at 8, so it is context
+ALL = (*PAIRED, "lc")
+PUBLISHED_BONUS = "the published rules' bonus at 8 cards"
 
 CLAIM = Claim(
     id="depth-bonus",
@@ -23,17 +25,23 @@ CLAIM = Claim(
               "the bonus (6 cards; 8 under lost-cities), also by investments laid. For context: what the card "
               "that reaches the bonus adds, against its face value (by the rules it adds its value times the "
               "multiplier, plus the bonus)."),
-    statements={"depth": "depth is the thing to play for", "reach": "the bonus is reachable in anything you commit to",
-                "any": "play for it in any expedition, invested or not"},
+    statements={"depth": "depth is the thing to play for",
+                "any": "it is worth playing for in anything you commit to, invested or not"},
+    scope=PAIRED,
+    untested=("\"Reachable\" names no rate: the share of opened expeditions that reach the bonus is shown as "
+              "context, not judged against a threshold the tip does not name."),
     measures=(
         Measure("margin_bonus", "expert against its bonus-blind self", gains(1.0), "points a round", tables=PAIRED,
-                bots=("expert",), pair=("", "bonus=off"), statement="depth",
-                controls=(Control(FAILS, overrides=(("bonus_points", 0),)), Control(HOLDS, overrides=(("bonus_points", 60),)))),
+                context=("lc",), bots=("expert",), pair=("", "bonus=off"), statement="depth",
+                controls=(Control(FAILS, overrides=(("bonus_cards", 8),), variant=PUBLISHED_BONUS),
+                          Control(HOLDS, overrides=(("bonus_points", 60),)))),
         Measure("margin_bonus_uninvested", "expert against playing for the bonus only when invested", gains(1.0),
-                "points a round", tables=PAIRED, bots=("expert",), pair=("", "bonus_from=1"), statement="any",
-                controls=(Control(HOLDS, overrides=(("bonus_cards", 4),)), Control(FAILS, overrides=(("bonus_points", 0),)))),
-        Measure("bonus_share", "opened expeditions reaching the bonus", at_least(0.5, 0.05), "share",
-                tables=PAIRED, statement="reach", controls=(Control(HOLDS, overrides=(("bonus_cards", 3),)), Control(FAILS, policy="random"))),
+                "points a round", tables=PAIRED, context=("lc",), bots=("expert",), pair=("", "bonus_from=1"),
+                statement="any",
+                controls=(Control(HOLDS, overrides=(("bonus_cards", 4),)),
+                          Control(FAILS, overrides=(("bonus_cards", 8),), variant=PUBLISHED_BONUS))),
+        Measure("bonus_share", "opened expeditions reaching the bonus", described(), "share", decides=False,
+                context=ALL),
         *(Measure(f"bonus_share_inv{k}", f"opened expeditions with {k} investments reaching the bonus", described(),
                   "share", decides=False, context=("2p", "lc")) for k in range(4)),
         Measure("bonus_card_points", "points the card that reaches the bonus adds", described(), "points",
@@ -94,17 +102,21 @@ def reading(res):
 
 
 def tips(res):
-    m, sh = res.get("margin_bonus"), res.get("bonus_share")
-    lc = res.get("margin_bonus", table="lc")
-    return [by_verdict(m, f"Depth pays: playing for the bonus is worth {value(m)} points a round to a strong bot "
-                          "with two players",
-                       f"Playing for the bonus is worth only {value(m)} points a round to a strong bot with two "
-                       "players",
-                       f"Playing for the bonus is worth {row_text(m)} points a round to a strong bot with two players")
-            + f" ({value(lc)} under lost-cities, where it takes more cards).",
-            f"But it is not reachable in anything you commit to: a strong bot reaches it in {value(sh)} of its "
-            f"expeditions ({value(res.get('bonus_share_inv0'))} of those with no investment, "
-            f"{value(res.get('bonus_share_inv2'))} with two)." if sh and sh.verdict == FAILS else
-            f"The bonus is reached in {value(sh)} of a strong bot's expeditions.",
+    m = res.get("margin_bonus")
+    u = res.get("margin_bonus_uninvested")
+    return [f"A strong bot that plays for the 6-card bonus, against the same bot blind to it, "
+            f"{changes(res, 'margin_bonus', tables=('2p', '4p-team', '1p'))}"
+            + by_verdict(m, ": with two players depth is worth playing for.",
+                         ": with two players depth is not the thing to play for.", ".",
+                         no_effect=": with two players it makes no material difference.")
+            + f" Under lost-cities, where the bonus takes 8 cards, the same comparison gives {row_text(res.get('margin_bonus', table='lc'))}.",
+            f"One that plays for it in every expedition, not only invested ones, "
+            f"{changes(res, 'margin_bonus_uninvested', tables=('2p', '4p-team', '1p'))}"
+            + by_verdict(u, ": play for it in anything you commit to.",
+                         ": playing for it in uninvested expeditions does not pay.", ".",
+                         no_effect=": in uninvested expeditions it makes no material difference."),
+            f"A strong bot reaches the bonus in {value(res.get('bonus_share'))} of its opened expeditions "
+            f"({value(res.get('bonus_share_inv0'))} of those with no investment, {value(res.get('bonus_share_inv2'))} "
+            "with two); the tip names no rate for \"reachable\", so that is a description.",
             f"A sixth card adds its value times the multiplier plus the bonus: {value(res.get('bonus_card_points'))} "
             f"points on average for a card worth {value(res.get('bonus_card_value'))}."]

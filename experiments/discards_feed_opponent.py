@@ -1,12 +1,21 @@
 """discards-feed-opponent: a 9 thrown into an expedition the opponent has started is a 9 handed over."""
-from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, at_least, described, gains
+from lostcards.analysis.claims import (
+    EXPEDITIONS_HAND,
+    FAILS,
+    HOLDS,
+    PUBLISHED_HAND,
+    Claim,
+    Control,
+    Measure,
+    described,
+    gains,
+)
 from lostcards.analysis.claims.measures import event_share
 from lostcards.analysis.claims.plots import new_figure, rows_panel
-from lostcards.analysis.claims.words import by_verdict, value
+from lostcards.analysis.claims.words import across, by_verdict, changes, value
 from lostcards.analysis.stats import cluster_diff, cluster_ratio
 
 TABLES = ("2p", "4p-team", "lc")
-CONTROLS = (Control(FAILS, policy="random"), Control(HOLDS))
 
 CLAIM = Claim(
     id="discards-feed-opponent",
@@ -14,21 +23,29 @@ CLAIM = Claim(
     title="Your discards feed your opponent",
     tip=("Your discards are your opponent's draw pile. Their board shows which 20-point bets they have made, "
          "and a 9 thrown into one of those is a 9 handed over."),
-    measured=("Every number a bot discarded (move logs), by the other side's board when it was thrown: into an "
+    measured=("Tested by doing otherwise: expert against `expert:safety=off` (the same bot, blind to what a "
+              "discard is worth to the other side, whose board it no longer reads) on duplicate deals. For "
+              "context, every number a bot discarded (move logs), by the other side's board when it was thrown: into an "
               "expedition of its suit that side has started and can still lay it on, into a suit it has not "
               "started, or a card it can no longer lay. \"A 9 handed over\": the points the other side scores "
               "with the numbers thrown into its started expeditions, per point of their face value (the card's "
               "value times that expedition's multiplier when laid, 0 otherwise). \"Their board shows\": the "
               "share of such throws the other side lays, minus the share it lays of those thrown into suits it "
               "has not started."),
-    statements={"handed": "a card thrown into a started expedition is handed over",
-                "board": "their board shows which throws feed them"},
+    statements={"feed": "your discards feed your opponent: read their board before you throw"},
+    scope=TABLES,
     measures=(
-        Measure("handed_per_point", "points handed over per point of face value, thrown into a started expedition",
-                at_least(0.9, 0.1), "", tables=TABLES, statement="handed", controls=CONTROLS),
-        Measure("laid_started_minus_unstarted", "share laid by the other side: started minus not started",
-                gains(0.1, "(a share)", "at least 10 percentage points more often"), "share", tables=TABLES,
-                statement="board", controls=CONTROLS),
+        Measure("margin_feed", "expert against discarding blind to what the other side can lay", gains(1.0),
+                "points a round", tables=TABLES, bots=("expert",), pair=("", "safety=off"), statement="feed",
+                controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),), tables=("2p", "4p-team")),
+                          Control(FAILS, switches="danger=0", tables=("lc",),
+                                  variant="expert with its danger weight at 0 (a documented switch)"),
+                          Control(HOLDS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p", "4p-team")),
+                          Control(HOLDS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))),
+        Measure("handed_per_point", "points handed over per point of face value, thrown into a started expedition "
+                "(the throws the bot chose)", described(), "", decides=False, context=TABLES),
+        Measure("laid_started_minus_unstarted", "share laid by the other side: started minus not started "
+                "(the throws the bot chose)", described(), "share", decides=False, context=TABLES),
         Measure("laid_started", "share laid by the other side, thrown into a started expedition", described(),
                 "share", decides=False, context=TABLES),
         Measure("laid_unstarted", "share laid by the other side, thrown into a suit it has not started",
@@ -36,7 +53,9 @@ CLAIM = Claim(
         Measure("throws_started", "share of the bot's number discards thrown into a started expedition",
                 described(), "share", decides=False, context=TABLES),
     ),
-    not_run="solitaire: no opponent.",
+    not_run=("solitaire: no opponent. The throws a bot chose to make into started expeditions (a few percent "
+             "of its discards) are a selected sample, so what they hand over is context; the tip is decided by "
+             "the paired intervention (expert against its version blind to the other side's board)."),
 )
 
 
@@ -56,8 +75,8 @@ def measure(s):
 
 def figure(res):
     fig, ax = new_figure(2, 1, width=6.2, height=4.6, title="Your discards feed your opponent")
-    rows_panel(ax[0, 0], [r for r in res.rows if r.measure.name == "handed_per_point"],
-               "points handed over per point of face value", "points", ref=0.9, ref_label="the tip (at least 0.9)")
+    rows_panel(ax[0, 0], [r for r in res.rows if r.measure.name in ("margin_feed", "handed_per_point")],
+               "margin of reading the board (points a round); points handed per point thrown", "points", ref=0)
     rows_panel(ax[0, 1], [r for r in res.rows if r.measure.name == "laid_started_minus_unstarted"],
                "laid by the other side: started minus not started", "percentage points", ref=0, scale=100)
     fig.tight_layout()
@@ -66,25 +85,23 @@ def figure(res):
 
 def reading(res):
     g = res.get
-    return (f"A number expert throws into an expedition its opponent has started (and can still lay it on) brings "
-            f"the opponent {value(g('handed_per_point'))} points per point of its face value (search "
-            f"{value(g('handed_per_point', 'search'))}; a 4-player team "
-            f"{value(g('handed_per_point', table='4p-team'))}); the opponent lays {value(g('laid_started'))} of "
-            f"them, against {value(g('laid_unstarted'))} of those thrown into suits it has not started. Random "
-            f"play's throws bring {value(g('handed_per_point', 'random'))}, because a random opponent rarely lays "
-            f"them. Expert makes that throw rarely: {value(g('throws_started'))} of its number discards, against "
-            f"{value(g('throws_started', 'random'))} of random's.")
+    return (f"Reading the other side's board before a throw is worth {across(res, 'margin_feed', TABLES)} to "
+            f"expert (against its version blind to what the other side can lay: the same comparison decides the "
+            f"safe throw, a statement about which card to throw). For context, the throws expert "
+            f"chose to make into an expedition its opponent has started (and can still lay them on) are "
+            f"{value(g('throws_started'))} of its number discards ({value(g('throws_started', 'random'))} of "
+            f"random's), and bring the opponent {value(g('handed_per_point'))} points per point of face value "
+            f"(search's {value(g('handed_per_point', 'search'))}); the opponent lays {value(g('laid_started'))} of "
+            f"them, against {value(g('laid_unstarted'))} of those thrown into suits it has not started. Those "
+            "throws are the bot's own choice (it throws there when it judges the card safe enough), so they "
+            "describe, and do not decide.")
 
 
 def tips(res):
-    h, b = res.get("handed_per_point"), res.get("laid_started_minus_unstarted")
-    return [by_verdict(h, "Your discards are your opponent's draw pile: a number thrown into an expedition they have "
-                          f"started is a number handed over ({value(h)} points for every point of face value, "
-                          "multipliers included).",
-                       f"A number thrown into an expedition the opponent has started brings them {value(h)} points "
-                       "per point of face value, less than the tip says.",
-                       f"A number thrown into a started expedition brings the opponent {value(h)} points per point "
-                       "of face value."),
-            f"Read their board: they lay {value(res.get('laid_started'))} of the throws into their started "
-            f"expeditions, {value(res.get('laid_unstarted'))} of those into suits they have not opened"
-            + by_verdict(b, ".", " (no clear difference).", ".")]
+    m = res.get("margin_feed")
+    return [f"Your discards are your opponent's draw pile: a strong bot that stops reading the other side's board "
+            f"before it throws {changes(res, 'margin_feed', 'loses', 'gains', tables=TABLES)}"
+            + by_verdict(m, ".", " (the tip does not hold here).", " (undecided)."),
+            f"Of the numbers a strong bot chose to throw into an expedition the other side had started, they laid "
+            f"{value(res.get('laid_started'))}; of those thrown into suits they had not opened, "
+            f"{value(res.get('laid_unstarted'))}."]

@@ -1,12 +1,24 @@
 """endgame-count: at the end, play what scores now; count the plays left; skip the low cards; the last play."""
-from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
+from lostcards.analysis.claims import (
+    EXPEDITIONS_HAND,
+    FAILS,
+    HOLDS,
+    PUBLISHED_HAND,
+    Claim,
+    Control,
+    Measure,
+    described,
+    gains,
+)
 from lostcards.analysis.claims.measures import event_mean
 from lostcards.analysis.claims.plots import new_figure, rows_panel
-from lostcards.analysis.claims.words import across, by_verdict, change, row_text, value
+from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
 ALL = ("2p", "4p-team", "1p", "lc")
 SHORT = ("2p", "4p-team", "lc")           # solitaire's plan is never short of plays, and its last play is forced
-TINY = (Control(FAILS, overrides=(("hand_size", 2),)), Control(HOLDS))
+HANDS = (Control(HOLDS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p", "4p-team")),
+         Control(HOLDS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))
+TINY = (Control(FAILS, overrides=(("hand_size", 2),)), *HANDS)
 
 CLAIM = Claim(
     id="endgame-count",
@@ -26,19 +38,30 @@ CLAIM = Claim(
                 "last": "on your last play, take whatever adds most"},
     measures=(
         Measure("margin_count", "expert against not counting the plays left", gains(1.0), "points a round",
-                tables=ALL, bots=("expert",), pair=("", "count=off"), statement="count", controls=TINY),
+                tables=SHORT, context=("1p",), bots=("expert",), pair=("", "count=off"), statement="count",
+                controls=TINY),
         Measure("margin_skip_low", "expert against laying from the bottom when plays are short", gains(1.0),
                 "points a round", tables=SHORT, bots=("expert",), pair=("", "skip_low=off"), statement="skip",
-                controls=(Control(HOLDS, overrides=(("hand_size", 10),)), Control(FAILS))),
+                controls=(Control(HOLDS, overrides=(("hand_size", 10),), tables=("2p",)),
+                          Control(HOLDS, overrides=(("hand_size", 12),), tables=("4p-team", "lc")),
+                          Control(FAILS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p",)),
+                          Control(FAILS, overrides=(("hand_size", 4),), tables=("4p-team",)),
+                          Control(FAILS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))),
         Measure("margin_last_play", "expert against a last play like any other", gains(1.0), "points a round",
-                tables=SHORT, bots=("expert",), pair=("", "last_play=off"), statement="last", controls=TINY),
+                tables=SHORT, bots=("expert",), pair=("", "last_play=off"), statement="last",
+                controls=(Control(FAILS, overrides=(("hand_size", 2),), tables=("2p", "lc")),
+                          Control(FAILS, switches="endgame=off", tables=("4p-team",),
+                                  variant="expert without its endgame plan (a documented switch)"),
+                          *HANDS)),
         Measure("margin_endgame", "expert against no endgame at all", described(), "points a round", decides=False,
                 context=("2p",), bots=("expert",), pair=("", "endgame=off")),
         Measure("stranded_points", "playable points left in hand at the end", described(), "points", decides=False,
                 context=("2p", "lc")),
     ),
-    not_run=("solitaire, for skipping low cards and the last play: its endgame plan is never short of plays "
-             "(the hand is all that is left) and its last play is its last card."),
+    scope=SHORT,
+    not_run=("solitaire: the tip's premise, a card stranded in hand when the deck runs out, does not arise "
+             "there (its endgame plan is never short of plays and its last play is its last card), so its "
+             "counting row is context and it has no rows for the other two rules."),
 )
 
 
@@ -69,14 +92,16 @@ def reading(res):
 def tips(res):
     c, s, last = (res.get(k) for k in ("margin_count", "margin_skip_low", "margin_last_play"))
     return [f"At the end, play what scores now, and count your plays left (the deck divided by the players): "
-            f"counting is worth {value(c)} points a round to a strong bot with two players, "
-            f"{value(res.get('margin_count', table='4p-team'))} to a four-player team (in solitaire, where the "
-            f"hand is all that is left, {value(res.get('margin_count', table='1p'))}).",
-            by_verdict(s, f"When you can't lay everything, skip the low cards and play the high ones ({value(s)} points "
-                          "a round).",
-                       f"When you can't lay everything, skipping the low cards does not pay: laying a suit from the "
-                       f"bottom {change(s, 'loses', 'gains')} points a round against keeping the high ones.",
-                       f"Skipping the low cards at the end makes little difference ({row_text(s)} points a round)."),
-            by_verdict(last, f"On your last play, take whatever adds most to the board ({value(last)} points a round).",
-                       f"Taking the best last play is worth only {value(last)} points a round.",
-                       f"Taking the best last play is worth {row_text(last)} points a round.")]
+            f"a strong bot that stops counting {changes(res, 'margin_count', 'loses', 'gains')}"
+            + by_verdict(c, ".", " (the tip does not hold here).", " (undecided).")
+            + " In solitaire nothing is stranded when the deck runs out, so it is not a test there "
+            f"({row_text(res.get('margin_count', table='1p'))} points a round).",
+            f"When you can't lay everything, a strong bot that lays a suit from the bottom instead of keeping the "
+            f"high cards {changes(res, 'margin_skip_low', 'loses', 'gains')}: "
+            + by_verdict(s, "skip the low cards and play the high ones.",
+                         "skipping the low cards does not pay.", "whether skipping the low cards pays is undecided.",
+                         harmful="skipping the low cards costs points.",
+                         no_effect="skipping the low cards makes no material difference."),
+            f"On your last play, take whatever adds most to the board: a strong bot that plays its last card like "
+            f"any other {changes(res, 'margin_last_play', 'loses', 'gains')}"
+            + by_verdict(last, ".", " (the tip does not hold here).", " (undecided).")]

@@ -1,13 +1,14 @@
 """investment-timing: lay an investment only when the numbers to justify it are already in your hand."""
 import numpy as np
 
-from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
+from lostcards.analysis.claims import FAILS, HOLDS, PUBLISHED_HAND, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean, sweep
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line, sweep_plot
 from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
 PAIRED = ("2p", "4p-team", "1p", "lc")
 THRESHOLDS = (5, 10, 15, 20, 25, 30)
+OPTIMIST = "an optimist: expert counting each unseen card at 5 times its expected value (a documented switch)"
 FUNDED = 20                 # the cost: numbers in hand that pay it
 
 CLAIM = Claim(
@@ -26,7 +27,10 @@ CLAIM = Claim(
     measures=(
         Measure("margin_invest_20", "invest only with 20+ in hand, against expert", gains(1.0), "points a round",
                 tables=PAIRED, bots=("expert",), pair=("invest_hand=20", ""), statement="funded",
-                controls=(Control(HOLDS, overrides=(("hand_size", 12),)), Control(FAILS, overrides=(("cost", 0),)))),
+                controls=(Control(HOLDS, switches="rho=5", variant=OPTIMIST, tables=("2p", "1p", "lc")),
+                          Control(HOLDS, overrides=(("hand_size", 12),), tables=("4p-team",)),
+                          Control(FAILS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND),
+                          Control(FAILS, overrides=(("cost", 0),)))),
         *sweep("margin_invest", "invest only with {v}+ in hand, against expert", "invest_hand", [t for t in THRESHOLDS if t != 20]),
         Measure("margin_eager", "invest on hope (eager), against expert", described(), "points a round",
                 decides=False, context=("2p",), bots=("expert",), pair=("invest=eager", "")),
@@ -89,8 +93,10 @@ def reading(res):
 def tips(res):
     m2 = res.get("margin_invest_20")
     return [f"A strong bot that lays an investment only on 20 or more already in hand "
-            f"{changes(res, 'margin_invest_20')}: "
+            f"{changes(res, 'margin_invest_20', tables=('2p', '4p-team', '1p', 'lc'))}: "
             + by_verdict(m2, "wait for the numbers before you invest.",
-                         "invest early in a suit whose numbers in hand and still to come pay the cost, never in "
-                         "one you cannot fund.", "the rule makes little difference."),
+                         "waiting for the numbers does not pay.", "whether waiting pays stays open.",
+                         harmful="waiting for the numbers costs points; invest early in a suit whose numbers in "
+                                 "hand and still to come pay the cost, never in one you cannot fund.",
+                         no_effect="waiting for the numbers makes no material difference."),
             "An investment must go down before any number, and it multiplies a loss as much as a gain."]

@@ -1,10 +1,20 @@
 """play-low-early: low cards are playable only early; if you mean to set off, set off early."""
 import numpy as np
 
-from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
+from lostcards.analysis.claims import (
+    EXPEDITIONS_HAND,
+    FAILS,
+    HOLDS,
+    PUBLISHED_HAND,
+    Claim,
+    Control,
+    Measure,
+    described,
+    gains,
+)
 from lostcards.analysis.claims.measures import event_share
 from lostcards.analysis.claims.plots import band_plot, color, new_figure
-from lostcards.analysis.claims.words import across, by_verdict, change, value
+from lostcards.analysis.claims.words import across, by_verdict, changes, value
 from lostcards.analysis.movelog import DEALT, LAID
 from lostcards.analysis.stats import cluster_diff
 
@@ -28,7 +38,12 @@ CLAIM = Claim(
     measures=(
         Measure("margin_set_off_early", "expert against opening only after 6 turns per player", gains(1.0),
                 "points a round", tables=PAIRED, bots=("expert",), pair=("", lambda r: f"open_from={DELAY * r.players}"),
-                statement="early", controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),)), Control(HOLDS))),
+                statement="early",
+                controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),), tables=("2p", "4p-team")),
+                          Control(FAILS, overrides=(("numbers", (8, 9, 10)),), tables=("1p",)),
+                          Control(FAILS, overrides=(("numbers", (8, 9, 10)), ("bonus_cards", 6)), tables=("lc",)),
+                          Control(HOLDS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p", "4p-team", "1p")),
+                          Control(HOLDS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))),
         *(Measure(f"margin_delay_{n}", f"expert against opening only from turn {n}", described(), "points a round",
                   decides=False, context=("2p",), bots=("expert",), pair=("", f"open_from={n}")) for n in (4, 8, 20)),
         Measure("laid_dealt_low", "2-4 dealt: share laid", described(), "share", decides=False, context=("2p", "lc")),
@@ -100,5 +115,6 @@ def tips(res):
     return [f"Play low cards early or lose them: a strong bot lays {value(res.get('laid_dealt_low'))} of the 2s, 3s "
             f"and 4s it is dealt but only {value(res.get('laid_late_low'))} of those it draws late.",
             f"If you mean to set off, set off early: waiting six turns before opening anything "
-            f"{change(m, 'costs', 'gains')} points a round to a strong bot"
-            + by_verdict(m, ".", " (the tip does not hold here).", " (undecided).")]
+            f"{changes(res, 'margin_set_off_early', 'costs', 'gains', tables=('2p', '4p-team', '1p', 'lc'))}"
+            + by_verdict(m, ".", " (the tip does not hold here).", " (undecided).",
+                         harmful=" (waiting pays here).", no_effect=" (no material difference).")]

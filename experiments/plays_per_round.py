@@ -1,8 +1,20 @@
 """plays-per-round: how many plays a seat (or a team) gets in a round."""
-from lostcards.analysis.claims import BOTS, FAILS, HOLDS, OPPONENT, Claim, Control, Measure, about, described
+from lostcards.analysis.claims import (
+    BOTS,
+    FAILS,
+    HOLDS,
+    LADDER_GREEDY,
+    LADDER_RANDOM,
+    OPPONENT,
+    Claim,
+    Control,
+    Measure,
+    about,
+    described,
+)
 from lostcards.analysis.claims.measures import distribution, fit, unit_mean, unit_percentiles
 from lostcards.analysis.claims.plots import color, interval_bars, new_figure, ref_line
-from lostcards.analysis.claims.words import short, value
+from lostcards.analysis.claims.words import by_verdict, short, value
 
 ALL = ("2p", "4p-seat", "4p-team", "1p", "lc")
 
@@ -28,16 +40,20 @@ CLAIM = Claim(
     measured=("Plays (cards played to an expedition or discarded; a pass is not a play) per seat and round, "
               "per team with 4 players; the expected number is the tip's arithmetic for each table: the draw "
               "pile after the deal divided by the players (18 with 2 players, 9 per partner and 18 per team "
-              "with 4, 22 under lost-cities). Their distribution (10th, 50th, 90th percentile). Turns against "
+              "with 4, 22 under lost-cities). It decides with 2 players and per seat with 4; a team's plays "
+              "are its two seats' (the same quantity, twice), the solitaire's 24 is the rules' arithmetic, and "
+              "lost-cities is not the tip's deck: those are context. Their distribution (10th, 50th, 90th percentile). Turns against "
               "the cards taken off discard piles in a round (a line): an identity of the rules (each turn "
               "draws once, and the round ends when the draw pile does), so it is context, as is the "
               "solitaire's 24."),
     statements={"plays": "about the deck divided by the players each"},
     bots=(*BOTS, OPPONENT),
+    scope=("2p", "4p-seat", "4p-team", "1p"),
     measures=(
         Measure("plays", "plays per seat (team tables: per team)", lambda st: about(plays_each(st)), "plays",
-                tables=("2p", "4p-seat", "4p-team", "lc"), context=("1p",), statement="plays",
-                controls=(Control(FAILS, policy="random"), Control(HOLDS, policy="greedy"))),
+                tables=("2p", "4p-seat"), context=("4p-team", "1p", "lc"), statement="plays",
+                controls=(Control(FAILS, policy="random", variant=LADDER_RANDOM),
+                          Control(HOLDS, policy="greedy", variant=LADDER_GREEDY))),
         *distribution("plays", "plays per seat (team tables: per team)", "plays", ALL),
         Measure("turns_slope", "turns added per pile draw (slope)", described("1 by the rules"), "turns",
                 decides=False, context=("2p", "lc")),
@@ -94,12 +110,23 @@ def reading(res):
     return "; ".join(parts) + "."
 
 
+def _search_differs(ex, se, holds: str, fails: str) -> str:
+    """', search N (words)' when search's verdict differs from expert's (the bots disagree), else ''."""
+    if ex is None or se is None or se.verdict == ex.verdict:
+        return ""
+    return f", search {value(se)} ({by_verdict(se, holds, fails, 'undecided')}: the bots disagree)"
+
+
 def tips(res):
     ex = res.get("plays")
     lo, hi = res.get("plays_p10"), res.get("plays_p90")
     p4, t4 = res.get("plays", table="4p-seat"), res.get("plays", table="4p-team")
-    out = [f"A round is about 18 plays each, plus one for every card either player takes off a discard pile: "
-           f"a strong two-player bot gets {value(ex)} (most rounds {value(lo)} to {value(hi)})."]
-    out.append(f"At four seats a partner gets about {value(p4)}, the team {value(t4)}; the solitaire plays all "
-               "of its cards.")
+    n = value(ex)
+    out = [f"A round is {by_verdict(ex, 'about 18 plays each', 'more than the 18 plays each of the arithmetic', 'about 18 plays each')}"
+           f" with two players, plus one for every card either player takes off a discard pile: expert gets "
+           f"{n} (most rounds {value(lo)} to {value(hi)})"
+           + _search_differs(res.get("plays"), res.get("plays", "search"), "about 18 too", "more than 18") + "."]
+    out.append(f"At four seats a partner gets {value(p4)} ("
+               + by_verdict(p4, "about 9, as the tip says", "not the tip's 9", "about 9")
+               + f"), the team {value(t4)}; the solitaire plays all of its cards.")
     return out

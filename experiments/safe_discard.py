@@ -1,7 +1,17 @@
 """safe-discard: the safe throw is a number both sides have already played past."""
 import numpy as np
 
-from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
+from lostcards.analysis.claims import (
+    EXPEDITIONS_HAND,
+    FAILS,
+    HOLDS,
+    PUBLISHED_HAND,
+    Claim,
+    Control,
+    Measure,
+    described,
+    gains,
+)
 from lostcards.analysis.claims.measures import event_mean, event_share
 from lostcards.analysis.claims.plots import color, new_figure
 from lostcards.analysis.claims.words import across, by_verdict, changes, value
@@ -27,7 +37,11 @@ CLAIM = Claim(
     measures=(
         Measure("margin_safety", "expert against its safety-blind self", gains(1.0), "points a round", tables=PAIRED,
                 bots=("expert",), pair=("", "safety=off"), statement="safety",
-                controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),)), Control(HOLDS))),
+                controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),), tables=("2p", "4p-team")),
+                          Control(FAILS, switches="danger=0", tables=("lc",),
+                                  variant="expert with its danger weight at 0 (a documented switch)"),
+                          Control(HOLDS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p", "4p-team")),
+                          Control(HOLDS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))),
         *(Measure(f"points_{k}", f"points handed over per throw {words}", described(), "points", decides=False,
                   context=PAIRED) for k, words in GROUPS),
         *(Measure(f"share_{k}", f"share of the bot's number discards {words}", described(), "share",
@@ -91,5 +105,6 @@ def tips(res):
     m = res.get("margin_safety")
     return [f"The safe throw is a number the other side can no longer lay, best of all one both sides have played "
             f"past: a strong bot that ignores what its discards give away "
-            f"{changes(res, 'margin_safety', 'loses', 'gains')}."
-            + by_verdict(m, "", "", " (undecided)")]
+            f"{changes(res, 'margin_safety', 'loses', 'gains')}"
+            + by_verdict(m, ".", ": the tip does not hold here.", " (undecided).",
+                         harmful=": ignoring it pays here.", no_effect=": no material difference here.")]

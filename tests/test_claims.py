@@ -9,7 +9,8 @@ from click.testing import CliRunner
 
 from lostcards.analysis.claims import load_experiments
 from lostcards.analysis.claims.report import CSV_COLUMNS
-from lostcards.analysis.claims.verdict import VERDICTS, simultaneous_level
+from lostcards.analysis.claims.runner import planned_deciding
+from lostcards.analysis.claims.verdict import FAILING, NO_EFFECT, ROW_VERDICTS, simultaneous_level
 from lostcards.cli import main
 
 CONTRACT = ["claim", "measure", "policy", "rules", "players", "estimate", "ci_low", "ci_high", "n",
@@ -35,7 +36,7 @@ def test_the_csv_contract(csv):
     dec = csv[csv.decides.astype(str).str.lower() == "true"]
     ctx = csv[csv.decides.astype(str).str.lower() == "false"]
     assert len(dec) > 40 and len(ctx) > 40
-    assert set(dec.verdict) <= set(VERDICTS) - {"partly"}           # a row holds, fails or is undecided
+    assert set(dec.verdict) <= set(ROW_VERDICTS)        # holds, fails (harmful, no material effect), undecided
     assert ctx.verdict.isna().all()                                 # context rows have no verdict
     assert (dec.fails_under.fillna("").str.len() > 0).all()         # every deciding row names its control
     assert ctx.fails_under.isna().all()
@@ -50,7 +51,7 @@ def test_the_csv_contract(csv):
 def test_deciding_intervals_are_simultaneous_over_the_report(csv, quick):
     dec = csv[csv.decides.astype(str).str.lower() == "true"]
     man = json.loads((quick / "claims.manifest.json").read_text())
-    assert man["deciding_rows"] == len(dec)
+    assert man["deciding_rows"] == len(dec) == len(planned_deciding(load_experiments()))
     level = simultaneous_level(len(dec), 3)
     assert dec.level.to_numpy() == pytest.approx(level)
     ok = dec[np.isfinite(dec.ci_low) & np.isfinite(dec.ci95_low)]
@@ -61,10 +62,14 @@ def test_deciding_intervals_are_simultaneous_over_the_report(csv, quick):
 
 
 def test_verdicts_follow_from_the_interval_and_the_region(csv):
-    from lostcards.analysis.claims.verdict import row_verdict
+    from lostcards.analysis.claims.verdict import HOLDS, effect_verdict, row_verdict
     dec = csv[csv.decides.astype(str).str.lower() == "true"]
     for r in dec.itertuples():
-        assert r.verdict == row_verdict(r.ci_low, r.ci_high, r.region_low, r.region_high), r
+        v = row_verdict(r.ci_low, r.ci_high, r.region_low, r.region_high)
+        if np.isfinite(r.equivalence_margin) and v != HOLDS:      # a comparison: harmful, no material effect
+            v = effect_verdict(r.ci_low, r.ci_high, r.equivalence_margin, v)
+        assert r.verdict == v, r
+    assert dec.equivalence_margin.notna().sum() > 10 and dec.equivalence_margin.isna().sum() > 3
 
 
 def test_every_claim_every_table_a_figure_a_section_and_a_tip(quick, csv):
@@ -153,3 +158,46 @@ def test_one_claim_by_id_and_unknown_ids(tmp_path):
     bad = CliRunner().invoke(main, ["claims", "no-such-tip", "--quick", "--out", str(tmp_path)])
     assert bad.exit_code != 0 and "unknown claim" in bad.output
 
+
+
+def _tip_lines(quick) -> dict:
+    lines = {}
+    for line in (quick / "tips.md").read_text().splitlines():
+        m = re.search(r"claims\.md#([\w-]+)", line)
+        if m:
+            lines[m.group(1)] = line
+    return lines
+
+
+def test_every_sign_verdict_and_table_tips_md_states_is_its_rows(quick, csv):
+    """Each sign ('loses 13'), verdict ('does not pay') and table ('for a four-player team') a sentence of
+    tips.md states is checked against the row of claims.csv it was written from, and its words are in the line."""
+    checks = json.loads((quick / "claims.manifest.json").read_text())["tip_checks"]
+    lines = _tip_lines(quick)
+    assert len(checks) > 30
+    for c in checks:
+        rows = csv[(csv.claim == c["claim"]) & (csv.measure == c["measure"]) & (csv.table == c["table"])
+                   & (csv.policy == c["policy"])]
+        assert len(rows) == 1, c
+        r = rows.iloc[0]
+        says = c["says"]
+        if says in ("+", "-", "sign:+", "sign:-"):
+            assert (r.estimate >= 0) == says.endswith("+"), (c, r.estimate)
+        elif says.startswith("verdict:"):
+            assert r.verdict == says.split(":", 1)[1], (c, r.verdict)
+        elif says.startswith("table:"):
+            assert r.table == says.split(":", 1)[1]
+        if c["words"]:
+            assert c["words"] in lines[c["claim"]], c
+
+
+def test_tips_md_says_does_not_pay_or_no_difference_only_where_its_rows_do(quick):
+    checks = json.loads((quick / "claims.manifest.json").read_text())["tip_checks"]
+    for cid, line in _tip_lines(quick).items():
+        said = {c["says"] for c in checks if c["claim"] == cid}
+        if "does not pay" in line or "does not hold here" in line:
+            assert said & {f"verdict:{v}" for v in FAILING} | {"sign:-"}, (cid, line)
+        if "no material difference" in line:
+            assert f"verdict:{NO_EFFECT}" in said, (cid, line)
+        if "harmful" in line or "costs points" in line:
+            assert "verdict:harmful" in said, (cid, line)

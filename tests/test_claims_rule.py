@@ -5,15 +5,22 @@ import numpy as np
 import pytest
 
 from lostcards.analysis.claims.verdict import (
+    BOTS_DISAGREE,
+    BY_TABLE,
     FAILS,
+    HARMFUL,
     HOLDS,
+    NO_EFFECT,
+    NOT_TESTED,
     PARTLY,
     UNDECIDED,
     about,
+    across_tables,
     at_least,
     at_most,
     between,
     combine,
+    combine_bots,
     gains,
     row_verdict,
     simultaneous_level,
@@ -78,7 +85,56 @@ def test_expectations_declare_their_region_and_smallest_effect():
     assert (m.low, m.high) == (-INF, 1)
     b = between(20, 24.2, 22)
     assert (b.low, b.high, b.value) == (20, 24.2, 22)
-    assert g.verdict(1.5, 2.0) == HOLDS and g.verdict(-0.1, 0.1) == FAILS
+    assert g.verdict(1.5, 2.0) == HOLDS and g.verdict(-0.1, 0.1) == NO_EFFECT
+
+
+@pytest.mark.parametrize("lo,hi,want", [
+    (1.5, 3.0, HOLDS),                         # a gain of at least the smallest effect
+    (0.12, 0.97, NO_EFFECT),                   # reliably positive, but within the equivalence margin [-1, 1]
+    (-0.5, 0.5, NO_EFFECT),                    # no effect, whichever side of zero
+    (-1.0, 1.0, NO_EFFECT),                    # touching both edges of the margin is within it
+    (-21.0, -3.1, HARMFUL),                    # doing what the tip says costs more than the margin
+    (-2.2, -0.54, FAILS),                      # below the smallest gain, spanning -1: harmful or negligible, unknown
+    (0.5, 1.5, UNDECIDED),                     # straddles the smallest effect
+    (-3.0, 2.0, UNDECIDED),                    # straddles it, and -1 too
+    (math.nan, 1.0, UNDECIDED),                # no interval
+])
+def test_a_comparison_says_which_way_it_fails(lo, hi, want):
+    assert gains(1.0).verdict(lo, hi) == want
+
+
+def test_only_comparisons_tell_harmful_from_no_effect():
+    assert about(18).verdict(10, 12) == FAILS and at_least(0.4, 0.02).verdict(0.1, 0.2) == FAILS
+
+
+@pytest.mark.parametrize("verdicts,want", [
+    ([HOLDS, HOLDS], HOLDS),
+    ([HARMFUL, HARMFUL], HARMFUL),
+    ([HARMFUL, NO_EFFECT], FAILS),             # both fail, in different ways
+    ([HOLDS, FAILS], BOTS_DISAGREE),           # expert holds, search does not
+    ([HOLDS, NO_EFFECT, UNDECIDED], BOTS_DISAGREE),
+    ([HOLDS, UNDECIDED], UNDECIDED),
+    ([], UNDECIDED),
+])
+def test_combine_bots(verdicts, want):
+    assert combine_bots(verdicts) == want
+
+
+@pytest.mark.parametrize("verdicts,want", [
+    ([HOLDS, HARMFUL], PARTLY),                # statements disagree
+    ([BOTS_DISAGREE, HOLDS], BOTS_DISAGREE),   # the statements agree where the bots do
+    ([BOTS_DISAGREE, HOLDS, FAILS], PARTLY),
+    ([NO_EFFECT, NO_EFFECT], NO_EFFECT),
+    ([NO_EFFECT, HARMFUL], FAILS),
+])
+def test_combine_statements(verdicts, want):
+    assert combine(verdicts) == want
+
+
+def test_across_tables():
+    assert across_tables([HOLDS, HOLDS]) == HOLDS
+    assert across_tables([HOLDS, HARMFUL]) == BY_TABLE
+    assert across_tables([]) == NOT_TESTED
 
 
 def test_bonferroni_level():

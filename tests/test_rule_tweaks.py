@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from lostcards.analysis.claims.verdict import FAILS, HOLDS, simultaneous_level
+from lostcards.analysis.claims.verdict import FAILING, FAILS, HOLDS, simultaneous_level
 from lostcards.analysis.rule_tweaks.data import Data
 from lostcards.analysis.rule_tweaks.declare import FIRES, STATEMENTS
 from lostcards.analysis.rule_tweaks.play import fire_rows
@@ -34,7 +34,8 @@ def test_each_control_gives_the_verdict_it_declares(small, t, control):
     """Under each control the deciding measure comes out as declared: so a row that holds has a
     setting where it fails, and the other way round (95%, a small run)."""
     got = control_row(t, control, small)
-    assert got["verdict"] == control.gives, (t.name, control, got)
+    ok = got["verdict"] == control.gives or (control.gives == FAILS and got["verdict"] in FAILING)
+    assert ok, (t.name, control, got)
 
 
 def test_the_deciding_rows_and_their_simultaneous_level():
@@ -74,10 +75,26 @@ def test_each_deciding_row_names_the_control_that_turns_it(report):
     rows = csv[(csv["kind"] == "statement") & (csv["decides"].astype(str).str.lower() == "true")]
     assert len(rows) == 34 and all(float(x) == pytest.approx(1 - 0.05 / 34) for x in rows["level"])
     for r in rows.itertuples():
-        if r.verdict in (HOLDS, FAILS):
+        if r.verdict in (HOLDS, *FAILING):
             other = FAILS if r.verdict == HOLDS else HOLDS
             assert r.fails_under and r.fails_under.endswith(other), r
     md = (report / "rule-tweaks.md").read_text()
     for word in ("tuned", "by others", "author"):
         assert word not in md.lower(), word
     assert "34 deciding rows" in md and "99.85%" in md
+
+
+def test_each_check_has_the_smallest_real_rule_change_that_trips_it():
+    """The checks' sensitivity: each real rule stepped from the Expeditions value until a check trips; the
+    report gives, per check, the smallest change that does (or the closest step when none does)."""
+    from lostcards.analysis.rule_tweaks.declare import SENSITIVITY, SENSITIVITY_BOT
+    from lostcards.analysis.rule_tweaks.play import sensitivity_rows, smallest_trips
+    s = sensitivity_rows(seed=3, rounds=800, players=(2,))
+    assert set(s["rule"]) == set(SENSITIVITY) and set(s["check"]) == set(SENSITIVITY_BOT)
+    assert s[s["first"]]["flagged"].all()
+    for (check, rule, direction), g in s.groupby(["check", "rule", "direction"]):
+        assert g["first"].sum() <= 1 and (g["policy"] == SENSITIVITY_BOT[check]).all()
+    small = smallest_trips(s)
+    assert set(small["check"]) == set(SENSITIVITY_BOT)
+    st = small[small["check"] == "stall_or_cap"]
+    assert (st["rule"] != "").all() and (st["step"] == 1).any()      # random play trips the stall check at once

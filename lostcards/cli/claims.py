@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from lostcards.analysis.claims.runner import BUDGET_S, MAX_STAGES
-from lostcards.cli.common import SEED, SEED_HELP, THREADS, Number
+from lostcards.analysis.claims.runner import MAX_STAGES
+from lostcards.cli.common import SEED, SEED_HELP, THREADS
 
 
 @click.command("claims")
@@ -20,13 +20,12 @@ from lostcards.cli.common import SEED, SEED_HELP, THREADS, Number
                    "partial run is refused where a full report is.")
 @click.option("--seed", type=SEED, default=1, show_default=True, help=SEED_HELP)
 @click.option("--threads", type=THREADS, default=None, help="Numba threads (default: all cores).")
-@click.option("--budget", type=Number(0, 1e7), default=BUDGET_S, show_default=True,
-              help="Seconds the run may take, later stages included: no stage starts that would pass it.")
 @click.option("--stages", type=click.IntRange(min=1, max=6), default=MAX_STAGES, show_default=True,
-              help="Most stages: a tip with an undecided row is measured again on twice the rounds.")
+              help="Most stages: an undecided deciding row is measured again on twice the rounds, within the "
+                   "plan's most rounds per kind of data (a budget in rounds, never seconds).")
 @click.option("--experiments", "directory", type=click.Path(file_okay=False, exists=True), default=None,
               help="The experiments folder (default: the installed lostcards.experiments).")
-def claims(ids, quick, out, seed, threads, budget, stages, directory):
+def claims(ids, quick, out, seed, threads, stages, directory):
     """Check the rule sheet's strategy tips: verdicts, claims.csv, claims.md, tips.md and a figure each.
 
     IDS: claim ids to run (default: all), e.g. plays-per-round reach-22-plus-60.
@@ -48,7 +47,7 @@ def claims(ids, quick, out, seed, threads, budget, stages, directory):
         try:
             with c.staging() as tmp:      # the report whole, or nothing: a failure leaves `out` as it was
                 df = run_claims(ids, out=tmp, quick=quick, seed=seed, directory=directory, threads=threads,
-                                budget=budget, stages=stages,
+                                stages=stages,
                                 say=lambda s: click.echo(s.replace(str(tmp), str(out)), err=True), command=command)
         except KeyboardInterrupt:
             click.echo(f"interrupted: nothing of this run was written to {out}", err=True)

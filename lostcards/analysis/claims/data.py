@@ -38,16 +38,28 @@ class Sizes:
     deals: dict                   # duplicate deals per paired comparison (each dealt twice, seats swapped)
     search_deals: dict            # search against expert (2p: deals, both seatings; 1p: rounds alone)
     search: str = "search"        # the search bot's spec (its default budget)
+    most: dict = None             # kind -> {data key: the most rounds (deals) it may reach over all stages}
+
+    def cap(self, kind: str, data: str) -> int:
+        """The most rounds (deals) of one kind of data the run may play in one table: the plan's budget,
+        in rounds, not seconds, so the stages and sample sizes follow from the plan and the seed alone."""
+        base = int(getattr(self, kind)[data])
+        most = (self.most or {}).get(kind, {})
+        return int(most.get(data, base * 2 ** (STAGES_CAP - 1)))
 
 
+STAGES_CAP = 3            # without a declared cap, a kind of data may double twice (stage 3: x4)
 STANDARD = Sizes(rounds={"2p": 60_000, "4p": 20_000, "1p": 20_000, "lc": 20_000},
                  records={"2p": 3_000, "4p": 1_000, "1p": 1_000, "lc": 1_000},
                  deals={"2p": 20_000, "4p": 8_000, "1p": 10_000, "lc": 8_000},
-                 search_deals={"2p": 150, "1p": 200})
+                 search_deals={"2p": 150, "1p": 200},
+                 most={"search_deals": {"2p": 150, "1p": 800}})
 QUICK = Sizes(rounds={"2p": 1_500, "4p": 400, "1p": 400, "lc": 400},
               records={"2p": 150, "4p": 60, "1p": 60, "lc": 60},
               deals={"2p": 400, "4p": 200, "1p": 200, "lc": 200},
-              search_deals={"2p": 2, "1p": 3}, search="search:iterations=40")
+              search_deals={"2p": 2, "1p": 3}, search="search:iterations=40",
+              most={"search_deals": {"2p": 2, "1p": 12}})
+KINDS = {"self-play": "rounds", "move-logs": "records", "duplicate": "deals", "search-games": "search_deals"}
 
 
 RANDOM_SHARE = 3
@@ -82,6 +94,16 @@ class Context:
         self.key_seconds: dict = {}       # data key -> playing time so far (what doubling it costs)
         self.touched: set = set()         # data keys asked for since the caller last cleared it
         self.played: dict = {}            # what was played, for the manifest and the report
+
+    def may_grow(self, key: tuple, scale: int) -> bool:
+        """Whether the data `key` may be played at `scale` times the first stage's size within the plan's caps
+        (``Sizes.most``): a budget in rounds and deals, the same on every machine."""
+        kind = KINDS[key[0]]
+        data = key[-1].split("(")[0]
+        have = self._cache.get(key, (0, None))[0]
+        base = int(getattr(self.sizes, kind)[data])
+        want = have * 2 if have else base * scale
+        return want <= self.sizes.cap(kind, data)
 
     def spec(self, bot: str) -> str:
         return self.sizes.search if bot in ("search", OPPONENT) else bot

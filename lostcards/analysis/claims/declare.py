@@ -13,12 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Union
 
-from lostcards.analysis.claims.verdict import FAILS, HOLDS, Expect, combine
+from lostcards.analysis.claims.verdict import FAILING, FAILS, HOLDS, Expect, across_tables, combine, combine_bots
 from lostcards.analysis.stats import Estimate
 
-# The bots whose rows decide the verdicts (one line to change when a new strong bot lands),
+# The bots whose rows decide the verdicts, per table: data (a new strong bot is one entry per table),
 # and those measured beside them for contrast and as controls.
-DECIDING = ("expert", "search")
+DECIDING_BY_TABLE = {"2p": ("expert", "search"), "1p": ("expert", "search"),
+                     "4p-seat": ("expert",), "4p-team": ("expert",), "lc": ("expert",)}
+DECIDING = tuple(dict.fromkeys(b for bots in DECIDING_BY_TABLE.values() for b in bots))
 CONTEXT_BOTS = ("random", "greedy")
 BOTS = (*CONTEXT_BOTS, *DECIDING)
 OPPONENT = "opponent"       # expert, on search's deals, as search's opponent (context)
@@ -44,6 +46,11 @@ TABLES = {t.key: t for t in (
     Table("lc", "lost-cities", 2, "seat", "lost-cities", "lc"),
 )}
 ALL_TABLES = tuple(TABLES)
+
+# Controls a player could meet, in words (``Control.variant``).
+LADDER_RANDOM, LADDER_GREEDY = "the ladder's random bot", "the ladder's casual bot"
+PUBLISHED_HAND, PUBLISHED_BONUS = "the published rules' hand of 8", "the published rules' bonus at 8 cards"
+EXPEDITIONS_HAND = "the Expeditions hand of 6 (under lost-cities)"
 SEARCH_TABLES = ("2p", "1p")       # search is too slow for the others within the report's budget
 
 
@@ -83,30 +90,44 @@ def _text(v) -> str:
 class Control:
     """A setting under which a deciding measure comes out a given way, and the verdict it gives there.
 
-    ``policy`` replaces the bot (e.g. ``random``), ``switches`` are added to it
-    (e.g. ``open=-30``), ``overrides`` change the ruleset (e.g. hand_size=12).
+    ``policy`` replaces the bot (``greedy``, ``random``: other bots of the ladder), ``switches`` are added
+    to it, ``overrides`` change the ruleset (e.g. ``bonus_cards=8``, the published rules' bonus).  A
+    control runs in the table of the row it is a control for (``table``: only for a control that names its
+    own); ``gives``: holds, or any way of not holding (``FAILS``, ``HARMFUL``, ``NO_EFFECT``); ``FAILS``
+    accepts any of them.  ``variant``: a ruleset or bot a player could meet, in words (the published rules'
+    hand, the casual bot); a control without one is a constructed case.
     """
 
     gives: str = FAILS
     policy: str = ""
     switches: str = ""
-    table: str = "2p"
+    table: str = ""
     overrides: tuple = ()
+    variant: str = ""
+    tables: tuple = ()               # the deciding tables it is a control for (default: all of its measure's)
 
     def __post_init__(self):
-        assert self.gives in (HOLDS, FAILS), self.gives
+        assert self.gives in (HOLDS, *FAILING), self.gives
 
-    def setting(self) -> Setting:
-        return Setting(self.table, tuple(self.overrides))
+    def applies(self, table: str) -> bool:
+        return not self.tables or table in self.tables
+
+    def setting(self, table: str = "2p") -> Setting:
+        return Setting(self.table or table, tuple(self.overrides))
+
+    def matches(self, verdict: str) -> bool:
+        """Whether a row's verdict is the one this control declares (FAILS: any way of not holding)."""
+        return verdict == self.gives or (self.gives == FAILS and verdict in FAILING)
 
     @property
     def bot(self) -> str:
         who = self.policy or "expert"
         return who + ((":" if ":" not in who else ",") + self.switches if self.switches else "")
 
-    def text(self) -> str:
+    def text(self, table: str = "2p") -> str:
         where = ", ".join(f"{k}={_text(v)}" for k, v in self.overrides)
-        return f"{self.bot} ({TABLES[self.table].label}{', ' + where if where else ''}): {self.gives}"
+        what = f" [{self.variant}]" if self.variant else ""
+        return f"{self.bot} ({TABLES[self.table or table].label}{', ' + where if where else ''}){what}: {self.gives}"
 
 
 ExpectSpec = Union[Expect, Callable[["Setting"], Expect]]
@@ -163,6 +184,18 @@ class Claim:
     statements: dict = field(default_factory=dict)   # short name -> the statement in words
     bots: tuple = BOTS
     not_run: str = ""                # what is left out, and why
+    scope: tuple = ALL_TABLES        # the tables the tip's own words speak of: only these decide
+    deciding: Optional[tuple] = None  # the bots the tip speaks of (default: each table's DECIDING_BY_TABLE)
+    untested: str = ""               # the tip's words no row tests, and why
+
+    def __post_init__(self):
+        for m in self.measures:
+            extra = set(m.tables) - set(self.scope)
+            assert not extra, f"{self.id}/{m.name} decides outside the tip's scope: {sorted(extra)}"
+
+    def deciding_bots(self, table: str) -> tuple:
+        bots = DECIDING_BY_TABLE.get(table, ())
+        return tuple(b for b in bots if self.deciding is None or b in self.deciding)
 
     def measure_named(self, name: str) -> Measure:
         return next(m for m in self.measures if m.name == name)
@@ -212,6 +245,7 @@ class Result:
     tips: list = field(default_factory=list)         # sentences for tips.md
     details: str = ""
     subjects: dict = field(default_factory=dict)     # (bot, table) -> Subject: the data, for figures
+    tip_checks: list = field(default_factory=list)   # what tips.md's sentences say of their rows (words.noting)
 
     def subject(self, bot: str = "expert", table: str = "2p"):
         return self.subjects.get((bot, table))
@@ -224,22 +258,26 @@ class Result:
         return r.est.estimate if r else float("nan")
 
     def table_verdicts(self) -> dict:
-        """{table: the tip's verdict there}, over the deciding rows of each table."""
+        """{table: the tip's verdict there}, over its statements' verdicts in each table."""
         out = {}
-        for t in self.claim.tables():
-            vs = [r.verdict for r in self.rows if r.decides and r.table == t]
-            if vs:
-                out[t] = combine(vs)
-        return out
+        for (_, t), v in self.statement_verdicts().items():
+            out.setdefault(t, []).append(v)
+        return {t: combine(out[t]) for t in self.claim.tables() if t in out}
+
+    def bot_verdicts(self, statement: str, table: str) -> dict:
+        """{bot: its verdict on one statement in one table} (its measures of the statement combined)."""
+        per = {}
+        for r in self.rows:
+            if r.decides and r.table == table and (r.measure.statement or r.measure.name) == statement:
+                per.setdefault(r.bot, []).append(r.verdict)
+        return {b: combine(vs) for b, vs in per.items()}
 
     def statement_verdicts(self) -> dict:
-        """{(statement, table): verdict} over the deciding rows of each of the tip's statements."""
-        out = {}
-        for r in self.rows:
-            if r.decides:
-                out.setdefault((r.measure.statement or r.measure.name, r.table), []).append(r.verdict)
-        return {k: combine(v) for k, v in out.items()}
+        """{(statement, table): verdict} over the deciding rows of each of the tip's statements: each bot's
+        rows combined, then the bots (``combine_bots``: they may disagree)."""
+        keys = dict.fromkeys((r.measure.statement or r.measure.name, r.table) for r in self.rows if r.decides)
+        return {k: combine_bots(self.bot_verdicts(*k).values()) for k in keys}
 
     def overall(self) -> str:
-        """The tip's verdict over its tables (``where`` in the report says which)."""
-        return combine(self.table_verdicts().values())
+        """The tip's verdict over its tables (``where`` in the report says which); none decided: not tested."""
+        return across_tables(self.table_verdicts().values())

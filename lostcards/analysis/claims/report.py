@@ -11,17 +11,26 @@ from pathlib import Path
 
 import pandas as pd
 
-from lostcards.analysis.claims.declare import SEARCH_TABLES, TABLES, Setting
+from lostcards.analysis.claims.declare import DECIDING_BY_TABLE, SEARCH_TABLES, TABLES, Setting
 from lostcards.analysis.claims.plots import close
 from lostcards.analysis.claims.sheet import tips_markdown
-from lostcards.analysis.claims.verdict import ALPHA, FAILS, HOLDS, PARTLY, UNDECIDED, combine
+from lostcards.analysis.claims.verdict import (
+    ALPHA,
+    BOTS_DISAGREE,
+    FAILS,
+    HARMFUL,
+    HOLDS,
+    NO_EFFECT,
+    PARTLY,
+    UNDECIDED,
+)
 from lostcards.analysis.claims.words import fmt, fmt_est, join
 from lostcards.run.batchdir import versions, write_manifest
 
 CSV_COLUMNS = ("claim", "measure", "policy", "rules", "players", "estimate", "ci_low", "ci_high", "n",
                "smallest_effect", "verdict", "decides", "fails_under")
 EXTRA_COLUMNS = ("table", "unit", "baseline", "level", "ci95_low", "ci95_high", "clusters", "expected",
-                 "region_low", "region_high", "expectation", "label", "statement")
+                 "region_low", "region_high", "expectation", "label", "statement", "equivalence_margin")
 
 
 def csv_rows(run) -> list:
@@ -39,23 +48,25 @@ def csv_rows(run) -> list:
                 "table": r.table, "unit": m.unit or "", "baseline": r.baseline, "level": e.level,
                 "ci95_low": e95.ci_low, "ci95_high": e95.ci_high, "clusters": e.clusters, "expected": x.value,
                 "region_low": x.low, "region_high": x.high, "expectation": x.text, "label": m.label,
-                "statement": m.statement})
+                "statement": m.statement,
+                "equivalence_margin": x.smallest_effect if (x.equivalence and r.decides) else float("nan")})
     return out
 
 
 def fails_under(row) -> str:
-    """For a deciding row: the control(s) under which its measure comes out the other way."""
+    """For a deciding row: the control(s), in the row's own table, under which its measure comes out the
+    other way (for a row that is undecided: all of them)."""
     if not row.decides:
         return ""
-    cs = [c for c in row.measure.controls if c.gives != row.verdict]
-    return "; ".join(c.text() for c in cs)
+    cs = [c for c in row.measure.controls if c.applies(row.table) and not c.matches(row.verdict)]
+    return "; ".join(c.text(row.table) for c in cs)
 
 
 def where_text(res) -> str:
-    """'holds: 2 players, lost-cities; does not hold: solitaire' from the verdicts per table."""
+    """'holds: 2 players, lost-cities; harmful: solitaire' from the verdicts per table."""
     tv = res.table_verdicts()
     parts = []
-    for v in (HOLDS, PARTLY, FAILS, UNDECIDED):
+    for v in (HOLDS, PARTLY, BOTS_DISAGREE, HARMFUL, NO_EFFECT, FAILS, UNDECIDED):
         ts = [TABLES[t].label for t, w in tv.items() if w == v]
         if ts:
             parts.append(f"{v}: {', '.join(ts)}")
@@ -69,11 +80,7 @@ def _table_line(res, table: str, verdict: str) -> str:
     for (st, t), v in res.statement_verdicts().items():
         if t != table:
             continue
-        per_bot = {}
-        for r in res.rows:
-            if r.decides and r.table == t and (r.measure.statement or r.measure.name) == st:
-                per_bot.setdefault(r.bot, []).append(r.verdict)
-        bots = {b: combine(vs) for b, vs in per_bot.items()}
+        bots = res.bot_verdicts(st, t)
         who = "" if len(set(bots.values())) <= 1 else " (" + ", ".join(f"{b}: {w}" for b, w in bots.items()) + ")"
         bits.append(f"“{said.get(st, st)}” {v}{who}")
     return f"| {TABLES[table].label} | **{verdict}** | {'; '.join(bits)} |"
@@ -110,9 +117,21 @@ def markdown(run) -> str:
         "at least the smallest effect (points a round); \"over X\" is at least X less the smallest effect. "
         "An effect smaller than the smallest effect is no effect, whichever side of zero it falls. A row "
         "**holds** when its whole interval lies inside that region, **does not hold** when it lies wholly "
-        "outside, and is **undecided** when it straddles an edge. A tip **holds** in a table when all its "
-        "deciding rows there hold, **does not hold** when all fail, holds **partly** when some hold and "
-        "some fail (the table below each tip says which), and is **undecided** otherwise.\n")
+        "outside, and is **undecided** when it straddles an edge. A comparison that does not hold says "
+        "which way, with its smallest effect e as the equivalence margin: **harmful** when the whole interval "
+        "lies below −e (doing what the tip says costs at least e), **no material effect** when it lies within "
+        "[−e, e]; plain **does not hold** is left for an interval below e that spans −e. A statement in one "
+        "table: its bots' rows combined; when one deciding bot holds and another does not, the **bots "
+        "disagree**. A tip in one table: **holds** when all its statements hold, **partly** when some "
+        "statements hold and others do not (the table below each tip says which), else the statements' "
+        "common way of failing, or **undecided**. Over its tables a tip **varies by table** when they "
+        "disagree (the `where` column says how), and is **not tested** when no row tests its own words.\n")
+    L.append(
+        "**What decides.** Only rows that test a tip's own words decide it: the numbers and thresholds it "
+        "names, in the tables it speaks of (its *scope*; a tip on the 2-player game is not decided in 4-player "
+        "or lost-cities tables), for the bots it speaks of, once per quantity (a 4-player team's total is not "
+        "counted beside its seats'). A row that conditions on a bot's own choices (the throws it chose, the "
+        "expeditions it opened on little) is context: the tip is tested by a paired intervention instead.\n")
     L.append(
         f"**Simultaneous intervals.** The intervals that decide verdicts are simultaneous over the whole "
         f"report: Bonferroni over the {run.deciding} deciding rows and the {run.looks} "
@@ -121,8 +140,11 @@ def markdown(run) -> str:
         "plain 95% ones). Context rows (measures that hold by the rules or for random play alike, "
         "descriptions, other bots) keep 95% intervals and decide nothing.\n")
     L.append(_stages_text(run))
-    L.append("**Can fail.** Every deciding measure names the control (`fails under`) under which it comes "
-             "out the other way, and the test suite runs each control on a small run and checks that it does.\n")
+    L.append("**Can fail.** Every deciding row names the controls (`fails under`) under which its measure "
+             "comes out the other way, run in the row's own table: another bot of the ladder or a ruleset a "
+             "player could meet (the published rules' hand, bonus or suits, marked in brackets) where one does "
+             "it, else a constructed case. The test suite runs each control in each table where its measure "
+             "decides, judged at the report's simultaneous level, and checks that it does.\n")
     L.append("## The players\n")
     L.append("- `random`: a legal move at random (`docs/engine.md`); `greedy`: a casual player's rules of "
              "thumb; `expert`: expected values from the cards seen (`docs/expert.md`). They play themselves.")
@@ -133,8 +155,11 @@ def markdown(run) -> str:
              "in 2-player expeditions, each dealt twice with the seats swapped and every move logged, and "
              f"{s1:,} solitaire rounds; its rows come from its own seats, and `expert (against search)` rows "
              "from its opponent on the same deals. It is too slow for the 4-player and lost-cities tables "
-             f"within this report's time ({', '.join(TABLES[t].label for t in TABLES if t not in SEARCH_TABLES)}"
-             ": expert alone decides there). It has no expert inside (information-set Monte Carlo tree search "
+             f"within this report's plan ({', '.join(TABLES[t].label for t in TABLES if t not in SEARCH_TABLES)}"
+             "). The bots that decide, per table (`DECIDING_BY_TABLE`, data): "
+             + "; ".join(f"{TABLES[t].label}: {', '.join(b)}" for t, b in DECIDING_BY_TABLE.items())
+             + " (a tip that names a bot, such as the Expert's discards, is decided by that bot alone). "
+             "It has no expert inside (information-set Monte Carlo tree search "
              "with a greedy play-out rule of its own), so the verdicts rest on two families of bots.")
     L.append("- Paired comparisons (a bot with one behaviour switched, `docs/expert.md`) play the same deals "
              "twice with the seats swapped (solitaire: each version plays the deal), so the luck of the deal "
@@ -151,18 +176,30 @@ def markdown(run) -> str:
     return "\n".join(L)
 
 
+def _caps_text(ctx) -> str:
+    most = ctx.sizes.most or {}
+    words = {"search_deals": "search's games", "rounds": "self-play rounds", "records": "logged rounds",
+             "deals": "duplicate deals"}
+    bits = [f"{words.get(k, k)} at most {', '.join(f'{n:,} ({t})' for t, n in v.items())}" for k, v in most.items()]
+    return "; ".join(bits)
+
+
 def _stages_text(run) -> str:
     parts = []
     for stage, scale, rows, secs, left in run.stages:
         what = f"{rows} deciding rows" if stage == 1 else f"{rows} undecided rows again"
-        parts.append(f"stage {stage} (×{scale} the rounds): {what}, {secs:.0f} s"
-                     + (f", {left} left out for the budget" if left else ""))
+        parts.append(f"stage {stage} (×{scale} the rounds): {what}"
+                     + (f", {left} left out at the plan's most rounds" if left else ""))
     undecided = [r for res in run.results.values() for r in res.rows if r.decides and r.verdict == UNDECIDED]
-    end = (f" {len(undecided)} deciding rows are still undecided (the last stage, or the budget, was reached)."
-           if undecided else " No deciding row is left undecided.")
+    end = (f" {len(undecided)} deciding rows are still undecided (the last stage, or the plan's most rounds, "
+           "was reached)." if undecided else " No deciding row is left undecided.")
+    caps = _caps_text(run.ctx)
     return ("**More rounds where undecided.** An undecided deciding row is measured again on twice the rounds "
-            f"(those already played are kept), up to {run.looks} stages within a time budget of "
-            f"{run.budget:.0f} s for the run, the rows whose data cost least first: " + "; ".join(parts) + "."
+            f"(those already played are kept), up to {run.looks} stages. The budget is the plan's, in rounds "
+            f"and deals, never seconds: each kind of data may at most double twice"
+            + (f" ({caps})" if caps else "")
+            + ", so the stages and every sample size follow from the plan and the seed alone and the report is "
+            "the same on a busy machine or a quiet one (only the timings differ): " + "; ".join(parts) + "."
             + end + "\n")
 
 
@@ -173,6 +210,8 @@ def _section(res) -> list:
     L.append(f"**Measured.** {c.measured}\n")
     if c.not_run:
         L.append(f"**Not run.** {c.not_run}\n")
+    if c.untested:
+        L.append(f"**Not tested.** {c.untested}\n")
     tv = res.table_verdicts()
     if tv:
         L.append("| table | verdict | statements |\n|---|---|---|")
@@ -223,7 +262,8 @@ def write_all(run, out: Path) -> pd.DataFrame:
     manifest = {"command": run.command, "claims": list(run.results), "seed": ctx.seed, "quick": ctx.quick,
                 "sizes": {k: v for k, v in ctx.sizes.__dict__.items()}, "level": run.level,
                 "deciding_rows": run.deciding, "stages": [list(s) for s in run.stages],
-                "budget_seconds": run.budget, "played": ctx.played,
+                "most": ctx.sizes.most, "played": ctx.played,
+                "tip_checks": [c for res in run.results.values() for c in res.tip_checks],
                 "seconds": round(run.seconds, 1),
                 "data_seconds": {k: round(v, 1) for k, v in ctx.seconds.items()}, "versions": versions()}
     write_manifest(out, manifest, "claims.manifest.json")

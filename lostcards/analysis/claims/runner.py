@@ -6,10 +6,12 @@
 2. The deciding intervals are made simultaneous over the whole report:
    Bonferroni over the m deciding rows and the most stages the runner may take,
    level 1 - 0.05 / (m x stages).  Context rows keep 95% and get no verdict.
-3. While some deciding row is undecided and the time budget allows, those rows
-   are measured again on twice the rounds (stage 2, 3, ...): the rounds already
-   played are kept and only new ones are played; doubling a kind of data costs
-   about what it cost so far, and the rows whose data cost least go first.
+3. While some deciding row is undecided, those rows are measured again on twice
+   the rounds (stage 2, 3, ...): the rounds already played are kept and only new
+   ones are played.  The budget is the plan's, in rounds and deals
+   (``Sizes.most``: the most rounds each kind of data may reach), never seconds,
+   so the stages, the rows they measure and every sample size follow from the
+   declared plan and the seed alone: the same report on a busy or a quiet machine.
 4. The verdicts per table and per tip, the figures, words, ``claims.csv``,
    ``claims.md``, ``tips.md`` and the manifest are written.
 """
@@ -23,17 +25,16 @@ from typing import Callable
 import numpy as np
 
 from lostcards.analysis.claims.data import Context, with_switches
-from lostcards.analysis.claims.declare import DECIDING, OPPONENT, Result, Row, Setting, switches_for
+from lostcards.analysis.claims.declare import OPPONENT, Result, Row, Setting, switches_for
 from lostcards.analysis.claims.loader import experiments_dir, load_experiments
 from lostcards.analysis.claims.report import write_all
 from lostcards.analysis.claims.verdict import UNDECIDED, simultaneous_level
+from lostcards.analysis.claims.words import noting
 from lostcards.errors import ClaimsError
 
 MIN_N = 20              # a context row with fewer observations is left out (the report says so)
 MAX_STAGES = 3          # stage k plays 2^(k-1) times the first stage's rounds
 CONTEXT_SHARE = 0.5     # context comparisons (sweeps) play half the deals of deciding ones
-BUDGET_S = 480.0        # the default time budget of a run (seconds), stages included
-RESERVE_S = 30.0        # of it, kept for the figures and files
 
 
 def policy_label(subject) -> str:
@@ -55,7 +56,7 @@ def measure_claim(mod, ctx: Context, wanted=None) -> Result:
                 s = subjects.setdefault((bot, table), ctx.subject(bot, setting))
                 if s.available():
                     continue                # said once for the report (its section on the players)
-                decides = m.decides and table in m.tables and bot in DECIDING
+                decides = m.decides and table in m.tables and bot in claim.deciding_bots(table)
                 if m.pair:
                     ctx.touched = set()
                     a, b = (switches_for(p, s.rules) for p in m.pair)
@@ -78,15 +79,34 @@ def measure_claim(mod, ctx: Context, wanted=None) -> Result:
     return Result(claim, rows, skipped, subjects=subjects)
 
 
-def control_row(mod, measure, control, ctx: Context) -> Row:
-    """A deciding measure taken under one of its controls, judged at 95% (the tests check its verdict)."""
-    setting = control.setting()
+def planned_deciding(mods: dict) -> list:
+    """The (claim, measure, bot, table) of every deciding row the plan declares: what the report's
+    simultaneous level is taken over (before any row is measured)."""
+    from lostcards.analysis.claims.declare import SEARCH_TABLES
+    out = []
+    for cid, mod in mods.items():
+        c = mod.CLAIM
+        for m in c.measures:
+            if not m.decides:
+                continue
+            for t in m.tables:
+                for bot in (m.bots or c.bots):
+                    if bot in c.deciding_bots(t) and not (bot in ("search", OPPONENT) and t not in SEARCH_TABLES):
+                        out.append((cid, m.name, bot, t))
+    return out
+
+
+def control_row(mod, measure, control, ctx: Context, table: str = "2p", level: float = 0.95) -> Row:
+    """A deciding measure taken under one of its controls in the table of the row it controls (`table`),
+    judged at `level` (the report's simultaneous level: the tests check its verdict there)."""
+    setting = control.setting(table)
     s = ctx.subject(control.bot, setting)
     if measure.pair:
         a, b = (switches_for(p, s.rules) for p in measure.pair)
         est, policy = s.margin(a, b), with_switches(s.spec, a)
     else:
         est, policy = mod.measure(s)[measure.name], s.spec
+    est = est.at(level)
     expect = measure.expect_for(setting)
     return Row(mod.CLAIM.id, measure, control.bot, policy, "", setting, est, expect, True,
                expect.verdict(est.ci_low, est.ci_high))
@@ -100,21 +120,20 @@ def _invalid(e) -> str:
     return ""
 
 
-def _next_stage(results: dict, ctx: Context, seconds_left: float) -> tuple:
-    """({claim id: {row keys}} to measure again on twice the rounds, rows left undecided for the budget).
+def _next_stage(results: dict, ctx: Context, scale: int) -> tuple:
+    """({claim id: {row keys}} to measure again at `scale` times the first stage's rounds, rows left out).
 
-    Doubling a kind of data costs about what it has cost so far; the cheapest rows go first."""
-    undecided = [(cid, r) for cid, res in results.items() for r in res.rows if r.decides and r.verdict == UNDECIDED]
-    undecided.sort(key=lambda cr: sum(ctx.key_seconds.get(k, 0.0) for k in cr[1].data))
-    todo, keys, need, left = {}, set(), 0.0, 0
-    for cid, r in undecided:
-        extra = sum(ctx.key_seconds.get(k, 0.0) for k in r.data - keys)
-        if need + extra > seconds_left:
-            left += 1
-            continue
-        keys |= r.data
-        need += extra
-        todo.setdefault(cid, set()).add(r.key)
+    A row is left out when one of its kinds of data would pass the plan's cap (``Sizes.most``); nothing
+    here depends on the clock."""
+    todo, left = {}, 0
+    for cid, res in results.items():
+        for r in res.rows:
+            if not (r.decides and r.verdict == UNDECIDED):
+                continue
+            if all(ctx.may_grow(k, scale) for k in r.data):
+                todo.setdefault(cid, set()).add(r.key)
+            else:
+                left += 1
     return todo, left
 
 
@@ -143,13 +162,12 @@ class Run:
     stages: list = field(default_factory=list)      # (stage, scale, rows measured, seconds, rows left out)
     seconds: float = 0.0
     command: str = ""
-    budget: float = BUDGET_S
     looks: int = MAX_STAGES
 
 
 def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, directory=None,
                say: Callable = None, threads: int | None = None, command: str = "",
-               budget: float | None = None, stages: int = MAX_STAGES):
+               stages: int = MAX_STAGES, sizes=None):
     """Run the experiments (all, or those named), write the report into `out`; returns the CSV table."""
     t0 = time.time()
     say = say or (lambda *_: None)
@@ -160,11 +178,7 @@ def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, direct
     if unknown:
         raise ClaimsError(f"unknown claim {', '.join(unknown)} (known: {', '.join(mods)})")
     chosen = {i: mods[i] for i in (ids or mods)}
-    if budget is not None and (isinstance(budget, bool) or not isinstance(budget, (int, float))
-                               or not 0 <= budget <= 1e7):     # nan and inf fail this too
-        raise ClaimsError(f"budget = {budget!r} is not allowed: a number of seconds in 0..10000000")
-    budget = BUDGET_S if budget is None else float(budget)
-    ctx = Context(seed=seed, quick=quick, say=say, threads=threads)
+    ctx = Context(seed=seed, quick=quick, say=say, threads=threads, sizes=sizes)
     results, log = {}, []
     ts = time.time()
     for cid, mod in chosen.items():
@@ -176,8 +190,10 @@ def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, direct
         judge(res, level)
     log.append((1, 1, deciding, round(time.time() - ts, 1), 0))
     for stage in range(2, max(1, stages) + 1):
-        todo, left = _next_stage(results, ctx, budget - RESERVE_S - (time.time() - t0))
+        todo, left = _next_stage(results, ctx, ctx.scale * 2)
         if not todo:
+            if left:
+                log.append((stage, ctx.scale * 2, 0, 0.0, left))
             break
         ts = time.time()
         ctx.scale *= 2
@@ -193,9 +209,10 @@ def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, direct
         mod = chosen[cid]
         res.figure = mod.figure(res) if hasattr(mod, "figure") else None
         res.reading = mod.reading(res) if hasattr(mod, "reading") else ""
-        res.tips = mod.tips(res) if hasattr(mod, "tips") else []
-    run = Run(results, ctx, level, deciding, log, time.time() - t0, command or "lostcards claims", budget,
-              max(1, stages))
+        with noting() as notes:
+            res.tips = mod.tips(res) if hasattr(mod, "tips") else []
+        res.tip_checks = list(notes)
+    run = Run(results, ctx, level, deciding, log, time.time() - t0, command or "lostcards claims", max(1, stages))
     df = write_all(run, Path(out))
     say(f"wrote {out}: {len(df)} rows, {deciding} deciding, in {time.time() - t0:.0f}s")
     return df

@@ -8,13 +8,19 @@ smallest effect is no effect, whichever side of zero it falls.  A row's
 verdict compares its (simultaneous) interval with that region:
 
 - holds: the whole interval lies inside the region;
-- does not hold: the whole interval lies outside it;
+- does not hold: the whole interval lies outside it.  A comparison ("A beats
+  B by at least e") says which way it fails, with the smallest effect e as the
+  equivalence margin: **harmful** when the whole interval lies below -e (doing
+  what the tip says costs at least e), **no material effect** when it lies
+  within [-e, e]; "does not hold" is left for an interval below e that spans -e;
 - undecided: the interval straddles an edge (too wide to tell); the runner then
-  plays more rounds, up to its budget.
+  plays more rounds, up to the plan's most rounds.
 
-A tip's verdict in one table (2 players, 4 players, ...) combines the verdicts
-of its deciding rows there (``combine``); "partly" means some of its statements
-hold and others do not.  The rule is ``row_verdict`` and ``combine``: pure
+A statement's verdict in one table combines its bots' rows (``combine_bots``):
+when one bot's rows hold and another's do not, the **bots disagree**.  A tip's
+verdict in one table combines its statements (``combine``): **partly** means
+some of its statements hold and others do not.  Across tables, a tip whose
+tables disagree **varies by table** (``across_tables``).  The rules are pure
 functions, tested branch by branch.
 """
 from __future__ import annotations
@@ -23,7 +29,11 @@ import math
 from dataclasses import dataclass
 
 HOLDS, PARTLY, FAILS, UNDECIDED = "holds", "partly", "does not hold", "undecided"
-VERDICTS = (HOLDS, PARTLY, FAILS, UNDECIDED)
+HARMFUL, NO_EFFECT = "harmful", "no material effect"
+BOTS_DISAGREE, BY_TABLE, NOT_TESTED = "bots disagree", "varies by table", "not tested"
+ROW_VERDICTS = (HOLDS, HARMFUL, NO_EFFECT, FAILS, UNDECIDED)          # what a single row can say
+FAILING = (FAILS, HARMFUL, NO_EFFECT)                                  # the ways a statement does not hold
+VERDICTS = (HOLDS, PARTLY, BOTS_DISAGREE, HARMFUL, NO_EFFECT, FAILS, BY_TABLE, UNDECIDED, NOT_TESTED)
 INF = math.inf
 ALPHA = 0.05            # the family-wise error rate of the report's deciding intervals
 ABOUT = 0.10            # "about X" holds within X +/- 10%
@@ -38,9 +48,13 @@ class Expect:
     smallest_effect: float
     text: str
     value: float = math.nan          # the number the tip names, if it names one
+    equivalence: bool = False        # a comparison: below it, tell "harmful" from "no material effect"
 
     def verdict(self, ci_low: float, ci_high: float) -> str:
-        return row_verdict(ci_low, ci_high, self.low, self.high)
+        v = row_verdict(ci_low, ci_high, self.low, self.high)
+        if self.equivalence and v != HOLDS:
+            return effect_verdict(ci_low, ci_high, self.smallest_effect, v)
+        return v
 
 
 def _g(x: float) -> str:
@@ -55,7 +69,7 @@ def about(x: float, tol: float = ABOUT, text: str = "") -> Expect:
 
 def gains(effect: float, unit: str = "points a round", text: str = "") -> Expect:
     """'A beats B': a margin of at least `effect` (the smallest effect that matters)."""
-    return Expect(effect, INF, effect, text or f"a gain of at least {_g(effect)} {unit}", 0.0)
+    return Expect(effect, INF, effect, text or f"a gain of at least {_g(effect)} {unit}", 0.0, equivalence=True)
 
 
 def at_least(x: float, effect: float, text: str = "") -> Expect:
@@ -93,22 +107,65 @@ def row_verdict(ci_low: float, ci_high: float, low: float, high: float) -> str:
     return UNDECIDED
 
 
-def combine(verdicts) -> str:
-    """One verdict from several (a tip's statements in a table, or a tip's tables):
+def effect_verdict(ci_low: float, ci_high: float, effect: float, plain: str) -> str:
+    """A comparison that does not hold, told apart with the equivalence margin [-effect, effect]:
+    harmful (wholly below -effect), no material effect (wholly within), else `plain`."""
+    if plain == UNDECIDED and not (math.isfinite(ci_low) and math.isfinite(ci_high)):
+        return UNDECIDED
+    eps = 1e-9 * max(1.0, abs(ci_low), abs(ci_high))
+    if ci_high < -effect - eps:
+        return HARMFUL
+    if -effect - eps <= ci_low and ci_high <= effect + eps:
+        return NO_EFFECT
+    return plain
 
-    all hold: holds; all fail: does not hold; some hold and some fail: partly
-    (whatever else is undecided); otherwise (undecided among agreeing ones, or
-    nothing to go on): undecided.  A "partly" counts as one that holds and one that fails.
+
+def _failing(vs) -> str:
+    """Several ways of not holding as one: the same one, or plain "does not hold"."""
+    kinds = set(vs)
+    return kinds.pop() if len(kinds) == 1 else FAILS
+
+
+def combine_bots(verdicts) -> str:
+    """One statement in one table, over its bots: all hold: holds; all fail: how they fail; one bot holds
+    and another fails: the bots disagree (whatever else is undecided); otherwise undecided."""
+    vs = list(verdicts)
+    h = [v for v in vs if v == HOLDS]
+    f = [v for v in vs if v in FAILING]
+    if (h and f) or BOTS_DISAGREE in vs:
+        return BOTS_DISAGREE
+    if any(v == UNDECIDED for v in vs) or not vs:
+        return UNDECIDED
+    return HOLDS if h else _failing(f)
+
+
+def combine(verdicts) -> str:
+    """One verdict from a tip's statements in one table:
+
+    all hold: holds; all fail: how they fail; some hold and some fail: partly
+    (whatever else is undecided); else a statement whose bots disagree: bots
+    disagree; otherwise (undecided among agreeing ones, or nothing to go on):
+    undecided.  A "partly" counts as one that holds and one that fails.
     """
     vs = list(verdicts)
     h = sum(v in (HOLDS, PARTLY) for v in vs)
-    f = sum(v in (FAILS, PARTLY) for v in vs)
-    u = sum(v == UNDECIDED for v in vs)
+    f = [v for v in vs if v in FAILING or v == PARTLY]
     if h and f:
         return PARTLY
-    if u or not vs:
+    if BOTS_DISAGREE in vs:
+        return BOTS_DISAGREE
+    if any(v == UNDECIDED for v in vs) or not vs:
         return UNDECIDED
-    return HOLDS if h else FAILS
+    return HOLDS if h else _failing(f)
+
+
+def across_tables(verdicts) -> str:
+    """A tip's verdict over its tables: the tables' verdict when they agree, else "varies by table"
+    (the report says where); no table decided: not tested."""
+    vs = list(verdicts)
+    if not vs:
+        return NOT_TESTED
+    return vs[0] if len(set(vs)) == 1 else BY_TABLE
 
 
 def simultaneous_level(rows: int, looks: int = 1, alpha: float = ALPHA) -> float:

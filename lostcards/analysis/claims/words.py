@@ -7,8 +7,29 @@ reader (and ``tests/test_claims.py``) can find it in the CSV.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 
-from lostcards.analysis.claims.verdict import FAILS, HOLDS, PARTLY, UNDECIDED
+from lostcards.analysis.claims.verdict import FAILS, HARMFUL, HOLDS, NO_EFFECT, PARTLY, UNDECIDED
+
+_NOTES = None
+
+
+@contextmanager
+def noting():
+    """Record what the sentences written inside say of their rows (a sign, a verdict, a table), so that a
+    test can check every one against ``claims.csv``: yields the list of notes."""
+    global _NOTES
+    old, _NOTES = _NOTES, []
+    try:
+        yield _NOTES
+    finally:
+        _NOTES = old
+
+
+def _note(row, says: str, words: str = "") -> None:
+    if _NOTES is not None and row is not None:
+        _NOTES.append({"claim": row.claim, "measure": row.measure.name, "policy": row.policy, "table": row.table,
+                       "says": says, "words": words})
 
 TABLE_DIGITS = ((100, 0), (10, 1), (1, 2), (0, 3))     # |x| from .. : decimals, for tables
 SENTENCE_DIGITS = ((10, 0), (1, 1), (0, 2))             # ... for sentences
@@ -61,7 +82,11 @@ def value(row, unit: str = "", sign: bool = False) -> str:
     if row is None:
         return "–"
     u = unit or row.measure.unit
-    return signed(row.est.estimate, u) if sign else short(row.est.estimate, u)
+    if sign:
+        text = signed(row.est.estimate, u)
+        _note(row, "-" if text.startswith("-") else "+", text)
+        return text
+    return short(row.est.estimate, u)
 
 
 def change(row, up: str = "gains", down: str = "loses", unit: str = "") -> str:
@@ -69,15 +94,36 @@ def change(row, up: str = "gains", down: str = "loses", unit: str = "") -> str:
     if row is None:
         return "–"
     x = row.est.estimate
-    return f"{up if x >= 0 else down} {short(abs(x), unit or row.measure.unit)}"
+    text = f"{up if x >= 0 else down} {short(abs(x), unit or row.measure.unit)}"
+    _note(row, "+" if x >= 0 else "-", text)
+    return text
 
 
-def by_verdict(row, holds: str, fails: str, other: str) -> str:
-    """The words that fit a row's verdict (or, for a context row, the sign of its estimate)."""
+def by_verdict(row, holds: str, fails: str, other: str, harmful: str | None = None,
+               no_effect: str | None = None) -> str:
+    """The words that fit a row's verdict (or, for a context row, the sign of its estimate): `harmful` and
+    `no_effect` for a comparison that fails that way (default: `fails`)."""
     if row is None:
         return other
     v = row.verdict or (HOLDS if row.est.estimate > 0 else FAILS)
+    _note(row, ("verdict:" if row.verdict else "sign:") + (v if row.verdict else ("+" if v == HOLDS else "-")))
+    if v == HARMFUL:
+        return fails if harmful is None else harmful
+    if v == NO_EFFECT:
+        return fails if no_effect is None else no_effect
     return holds if v == HOLDS else fails if v == FAILS else other
+
+
+EFFECT = {HOLDS: "the tip holds", HARMFUL: "harmful", NO_EFFECT: "no material effect", FAILS: "does not hold",
+          UNDECIDED: "undecided"}
+
+
+def effect(row) -> str:
+    """A deciding row's verdict in a few words ('the tip holds', 'no material effect', ...); context: ''."""
+    if row is None or not row.verdict:
+        return ""
+    _note(row, "verdict:" + row.verdict)
+    return EFFECT.get(row.verdict, row.verdict)
 
 
 PLACES = {"2p": "with 2 players", "4p-team": "for a 4-player team", "4p-seat": "for a seat of 4",
@@ -92,15 +138,25 @@ def across(res, measure: str, tables=("2p", "4p-team", "1p", "lc"), bot: str = "
     return join(parts)
 
 
-def changes(res, measure: str, up: str = "gains", down: str = "loses", bot: str = "expert") -> str:
+PLACES_SHORT = {"4p-team": "for a four-player team", "1p": "in solitaire", "lc": "under lost-cities"}
+
+
+def changes(res, measure: str, up: str = "gains", down: str = "loses", bot: str = "expert",
+            tables=("2p", "4p-team", "lc")) -> str:
     """'loses 13 points a round with two players (loses 2.8 for a four-player team, loses 4.8 under
-    lost-cities)' for a paired measure."""
-    c = lambda t: change(res.get(measure, bot, t), up, down)  # noqa: E731
-    return (f"{c('2p')} points a round with two players ({c('4p-team')} for a four-player team, "
-            f"{c('lc')} under lost-cities)")
+    lost-cities)' for a paired measure, over the tables it was measured in."""
+    def c(t, place):
+        row = res.get(measure, bot, t)
+        text = f"{change(row, up, down)} {place}"
+        _note(row, "table:" + t, text)
+        v = effect(row)
+        return text + (f": {v}" if v else "")
+    rest = [c(t, PLACES_SHORT[t]) for t in tables[1:] if res.get(measure, bot, t)]
+    return c(tables[0], "points a round with two players") + (f" ({'; '.join(rest)})" if rest else "")
 
 
-VERB = {HOLDS: "holds", FAILS: "does not hold", PARTLY: "holds in part", UNDECIDED: "is undecided"}
+VERB = {HOLDS: "holds", FAILS: "does not hold", PARTLY: "holds in part", UNDECIDED: "is undecided",
+        HARMFUL: "harmful", NO_EFFECT: "no material effect"}
 
 
 def join(items, last: str = "and") -> str:

@@ -76,6 +76,18 @@ FIRES = [("stall_or_cap", "random", 2, (("stall_limit", 2),)),
          ("skill", "expert", 2, (("numbers", (8, 9, 10)),))]
 FIRE_ROUNDS = 3_000
 
+# The real rules a designer would change (the published rules' differ in each), each stepped away from the
+# adapted value one step at a time in each direction, to find the smallest change that trips each check.
+# A value the rules do not allow at a player count ends that direction; stall_limit 0 (off) is the
+# published rule, with its turn cap.
+SENSITIVITY = {"hand_size": ((5, 4, 3, 2), (7, 8, 9, 10, 11, 12)),
+               "bonus_cards": ((5, 4, 3, 2), (7, 8, 9, 10)),
+               "suits": ((3, 2, 1), (5,)),
+               "stall_limit": ((6, 4, 3, 2, 1), (12, 0))}
+# the bot each check is read on, as in FIRES: random play for the stall rule (a strong bot never stalls it),
+# expert for the first player's edge and, against greedy, for skill
+SENSITIVITY_BOT = {"stall_or_cap": "random", "first_player": "expert", "skill": "expert"}
+
 
 def ruleset(values: dict, players: int, overrides=()):
     """The ruleset with these values: the Expeditions family while it has the suit letters (<= 4), else

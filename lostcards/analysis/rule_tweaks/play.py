@@ -40,6 +40,8 @@ from lostcards.analysis.rule_tweaks.declare import (
     POLICY,
     ROUNDS,
     SEED,
+    SENSITIVITY,
+    SENSITIVITY_BOT,
     STALL_POLICIES,
     STALLER,
     cell_values,
@@ -131,6 +133,71 @@ def fire_rows(seed: int, rounds: int = FIRE_ROUNDS, threads=None) -> pd.DataFram
     return pd.concat(out, ignore_index=True)
 
 
+def _stepped(values: dict, rule: str, v, players: int):
+    over = ((rule, v),)
+    if rule == "stall_limit" and v == 0:
+        over += (("turn_cap", 2000),)
+    if rule == "hand_size":                 # a pass needs a full hand: the two move together
+        over += (("pass_min_hand", v),)
+    return ruleset(values, players, over)
+
+
+def sensitivity_rows(seed: int, rounds: int = FIRE_ROUNDS, players=PLAYERS, threads=None) -> pd.DataFrame:
+    """For each sweep check, each real rule (``SENSITIVITY``) and each direction: the rule stepped away from
+    the adapted value one step at a time, on the check's bot (``SENSITIVITY_BOT``; skill: against greedy),
+    until the check trips or the steps run out. One row per check and ruleset played (``first`` marks the
+    first step that trips the check in its direction)."""
+    out = []
+    for p in players:
+        for rule, directions in SENSITIVITY.items():
+            for direction, steps in zip(("down", "up"), directions):
+                tripped = set()
+                for i, v in enumerate(steps):
+                    try:
+                        r = _stepped(ADAPTED, rule, v, p)
+                    except Exception:         # not allowed at this player count: the direction ends
+                        break
+                    flags = {}
+                    for bot in dict.fromkeys(SENSITIVITY_BOT.values()):
+                        d = measure(r, bot, ("greedy",) if bot == "expert" else (), rounds, seed, threads=threads)
+                        flags[bot] = flag_table(d.table().assign(cell=r.describe(), label=r.describe()))
+                    f = pd.concat([flags[b][flags[b]["check"] == c] for c, b in SENSITIVITY_BOT.items()])
+                    for _, row in f.iterrows():
+                        bot = SENSITIVITY_BOT[row["check"]]
+                        first = bool(row["flagged"]) and row["check"] not in tripped
+                        if row["flagged"]:
+                            tripped.add(row["check"])
+                        out.append({"kind": "sensitivity", "check": row["check"], "players": p, "policy": bot,
+                                    "rule": rule, "direction": direction, "value": v, "adapted": ADAPTED[rule],
+                                    "step": i + 1, "rules": r.describe(), "estimate": row["estimate"],
+                                    "ci_low": row["ci_low"], "ci_high": row["ci_high"], "n": row["n"],
+                                    "threshold": row["threshold"], "flagged": bool(row["flagged"]),
+                                    "first": first})
+                    if tripped >= set(f["check"]):
+                        break
+    return pd.DataFrame(out)
+
+
+def smallest_trips(sens: pd.DataFrame) -> pd.DataFrame:
+    """Per check and player count: the smallest change of a real rule that trips it (fewest steps from the
+    adapted value; ties: every rule that does), or none within the steps tried."""
+    rows = []
+    for (check, p), g in sens.groupby(["check", "players"], sort=False):
+        hit = g[g["first"]]
+        if hit.empty:             # none trips it: the closest step to the threshold, for scale
+            g = g.dropna(subset=["estimate"])
+            r = g.loc[g["estimate"].idxmin() if check == "skill" else g["estimate"].idxmax()]
+            rows.append({"check": check, "players": p, "rule": "", "value": r["value"], "step": None,
+                         "rules": r["rules"], "estimate": r["estimate"], "ci_low": r["ci_low"],
+                         "ci_high": r["ci_high"], "n": r["n"], "closest": r["rule"], "policy": r["policy"]})
+            continue
+        best = hit[hit["step"] == hit["step"].min()]
+        for _, r in best.iterrows():
+            rows.append({k: r[k] for k in ("check", "players", "rule", "value", "step", "rules", "estimate",
+                                           "ci_low", "ci_high", "n", "policy")})
+    return pd.DataFrame(rows)
+
+
 def run(rounds: int = ROUNDS, seed: int = SEED, depth_deals: int = DEPTH["deals"],
         budgets=DEPTH["budgets"], players=PLAYERS, threads=None, say=print,
         edge_rounds: int = EDGE_ROUNDS, fire_rounds: int = FIRE_ROUNDS) -> dict:
@@ -152,6 +219,8 @@ def run(rounds: int = ROUNDS, seed: int = SEED, depth_deals: int = DEPTH["deals"
         effects += b
         checks.append(c)
     fires = fire_rows(seed, fire_rounds, threads)
+    say("the checks' sensitivity: each real rule stepped until a check trips")
+    sensitivity = sensitivity_rows(seed, fire_rounds, players, threads)
     timing["cells_s"] = round(time.time() - t0, 1)
     t0 = time.time()
     stall_rows = []
@@ -175,7 +244,8 @@ def run(rounds: int = ROUNDS, seed: int = SEED, depth_deals: int = DEPTH["deals"
     timing["total_s"] = round(time.time() - t_start, 1)
     return {"statements": pd.DataFrame(rows), "bots": pd.DataFrame(bots),
             "metrics": pd.concat(tabs, ignore_index=True), "effects": pd.concat(effects, ignore_index=True),
-            "checks": pd.concat(checks, ignore_index=True), "fires": fires, "stall": pd.DataFrame(stall_rows),
+            "checks": pd.concat(checks, ignore_index=True), "fires": fires, "sensitivity": sensitivity,
+            "stall": pd.DataFrame(stall_rows),
             "depth": depth, "steps": steps, "timing": timing,
             "config": {"seed": seed, "rounds": rounds, "edge_rounds": edge_rounds, "players": list(players),
                        "policy": POLICY, "deciding_rows": m, "level": level, "depth_deals": depth_deals,

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lostcards.analysis.claims.verdict import ALPHA, FAILS, HOLDS
+from lostcards.analysis.claims.verdict import ALPHA, FAILING, HOLDS
 from lostcards.analysis.claims.words import VERB, fmt, short
 from lostcards.analysis.metrics import METRICS
 from lostcards.analysis.rule_tweaks.declare import CHANGES, KEY, PASSER, PERCENT, STALLER, STATEMENTS
@@ -23,9 +23,9 @@ from lostcards.analysis.rule_tweaks.rows import verdicts
 from lostcards.analysis.sweep import CHECKS, THRESHOLDS, WHY
 from lostcards.run.batchdir import write_manifest
 
-PARTS = ("statements", "bots", "metrics", "effects", "checks", "fires", "stall", "depth", "steps")
+PARTS = ("statements", "bots", "metrics", "effects", "checks", "fires", "sensitivity", "stall", "depth", "steps")
 KINDS = {"statements": "statement", "bots": "bot", "metrics": "metric", "effects": "effect", "checks": "check",
-         "fires": "fire", "stall": "stall", "depth": "depth", "steps": "depth-step"}
+         "fires": "fire", "sensitivity": "sensitivity", "stall": "stall", "depth": "depth", "steps": "depth-step"}
 CONFIG = ("seed", "rounds", "edge_rounds", "deciding_rows", "level", "depth_deals")
 
 
@@ -78,7 +78,7 @@ def _fig_statements(st: pd.DataFrame, path):
         sc = 100 if sub["unit"].iloc[0] == "share" else 1
         y = np.arange(len(sub))[::-1]
         for yy, (_, r) in zip(y, sub.iterrows()):
-            col = {HOLDS: "tab:green", FAILS: "tab:red"}.get(r["verdict"], "tab:grey")
+            col = "tab:green" if r["verdict"] == HOLDS else "tab:red" if r["verdict"] in FAILING else "tab:grey"
             e, lo, hi = sc * r["estimate"], sc * r["ci_low"], sc * r["ci_high"]
             ax.errorbar([e], [yy], xerr=[[max(0, e - lo)], [max(0, hi - e)]], fmt="o", color=col, capsize=3)
         for edge in (sub["region_low"].iloc[0], sub["region_high"].iloc[0]):
@@ -175,7 +175,7 @@ def load(out: Path) -> dict:
     for c in df.columns:
         if not pd.api.types.is_numeric_dtype(df[c]) and not pd.api.types.is_bool_dtype(df[c]):
             df[c] = df[c].astype(object).where(df[c].notna(), "").astype(str)
-    for c in ("same_deals", "flagged"):
+    for c in ("same_deals", "flagged", "first"):
         if c in df:
             df[c] = df[c].astype(str).eq("True")
     if "decides" in df:          # "true"/"false", as the rows write it (pandas reads them as booleans)
@@ -255,19 +255,57 @@ def _checks_section(res) -> list:
             L.append(f"| `{f['check']}` | {f['policy']} | {f['players']} | {f['rules']} | "
                      f"{_iv(f['estimate'], f['ci_low'], f['ci_high'], 'share')} | {int(f['n']):,} | "
                      f"{'yes' if f['flagged'] else 'no'} |")
+    L += _sensitivity_lines(res.get("sensitivity"))
     bad = chk[chk["flagged"]]
     L.append("")
     L.append("Among the report's own rulesets (expert self-play; skill against greedy): "
              + ("none is flagged." if bad.empty else "; ".join(
                  f"{f['players']} players, {f['label']}: `{f['check']}`" for _, f in bad.iterrows()) + "."))
-    L += ["", "| check | closest ruleset | measured [95%] | threshold |", "|---|---|---|---|"]
+    L += ["", "| check | closest ruleset | measured [95%] | n | threshold |", "|---|---|---|---|---|"]
     for k in CHECKS:
         sub = chk[chk["check"] == k].dropna(subset=["estimate"])
         if not sub.empty:
             r = sub.loc[sub["estimate"].idxmin() if k == "skill" else sub["estimate"].idxmax()]
             L.append(f"| `{k}` | {r['players']} players, {r['label']} | "
-                     f"{_iv(r['estimate'], r['ci_low'], r['ci_high'], 'share')} | {fmt(r['threshold'], 'share')} |")
+                     f"{_iv(r['estimate'], r['ci_low'], r['ci_high'], 'share')} | {int(r['n']):,} | "
+                     f"{fmt(r['threshold'], 'share')} |")
+    ns = sorted({int(x) for part in (chk, res.get("fires"), res.get("sensitivity")) if part is not None
+                 and not part.empty for x in part["n"] if x})
+    if len(ns) > 1:
+        L += ["", "Note on sample sizes: a check's quantity is measured on "
+              + ", ".join(f"{n:,}" for n in ns) + " rounds in the tables above (the report's own rulesets on "
+              "its self-play rounds, the rulesets made to trip a check and the sensitivity steps on fewer); each "
+              "row shows its own `n`. The first player's win rate of the statements is measured apart, on the "
+              "edge rounds shown there."]
     return L + [""]
+
+
+def _sensitivity_lines(sens) -> list:
+    """The smallest change of a real rule that trips each check (``play.sensitivity_rows``)."""
+    if sens is None or sens.empty:
+        return []
+    from lostcards.analysis.rule_tweaks.play import smallest_trips
+    small = smallest_trips(sens)
+    L = ["", "The smallest change of a real rule that trips each check (each check on its bot, as above; each rule "
+         "stepped away from the Expeditions value, one step at a time in each direction: "
+         + "; ".join(f"{r} {'/'.join(map(str, dn))} and {'/'.join(map(str, up))}"
+                     for r, (dn, up) in _steps().items()) + "; stall_limit 0 is the rule off):\n",
+         "| check | bot | players | smallest change that trips it | steps | measured [95%] | n |",
+         "|---|---|---|---|---|---|---|"]
+    for _, r in small.iterrows():
+        iv = f"{_iv(r['estimate'], r['ci_low'], r['ci_high'], 'share')} | {int(r['n']):,} |"
+        if not r["rule"]:
+            L.append(f"| `{r['check']}` | {r['policy']} | {r['players']} | none within the steps tried (closest: "
+                     f"{r['closest']} = {r['value']}) | – | {iv}")
+            continue
+        L.append(f"| `{r['check']}` | {r['policy']} | {r['players']} | {r['rule']} = {r['value']} ({r['rules']}) | "
+                 f"{int(r['step'])} | {iv}")
+    return L
+
+
+def _steps() -> dict:
+    from lostcards.analysis.rule_tweaks.declare import SENSITIVITY
+    return SENSITIVITY
 
 
 def _effects_section(res) -> list:
@@ -343,8 +381,10 @@ def markdown(res: dict, figures: list) -> str:
          f"(Bonferroni: family-wise error {ALPHA:.0%}). Rows of other bots beside the deciding one are at "
          "95% and decide nothing.",
          "- A row holds when its whole interval lies where the statement is true, does not hold when the whole "
-         "interval lies outside, and is undecided otherwise (the claims' rule, `docs/claims.md`). A statement "
-         "combines its rows: all hold, holds; all fail, does not hold; some of each, partly.",
+         "interval lies outside, and is undecided otherwise (the claims' rule, `docs/claims.md`); a comparison "
+         "that does not hold is harmful (wholly below minus its smallest effect) or of no material effect "
+         "(wholly within plus or minus it) where its interval says which. A statement combines its rows: all "
+         "hold, holds; all fail, how they fail; some of each, partly.",
          "- Each deciding row names the control under which it comes out the other way; "
          "`tests/test_rule_tweaks.py` plays every control on a small run and checks that it does.",
          f"- Code: `lostcards {cfg.get('version', '?')}`, source hash `{cfg['source']}`; run `{cfg['date']}`.\n",

@@ -11,7 +11,7 @@ tests check that it gives the verdict declared).
 """
 from __future__ import annotations
 
-from lostcards.analysis.claims.verdict import combine, simultaneous_level
+from lostcards.analysis.claims.verdict import FAILING, FAILS, combine, simultaneous_level
 from lostcards.analysis.metrics import estimate, paired_diff
 from lostcards.analysis.rule_tweaks.declare import STATEMENTS, cell_values, compared, ruleset
 from lostcards.analysis.stats import mean_ci
@@ -45,7 +45,8 @@ def _interval(t, bot: str, players: int, where: str, data, level: float, overrid
 def _row(st, t, bot, players, where, data, level, decides) -> dict:
     got = _interval(t, bot, players, where, data, level if decides else 0.95)
     verdict = t.expect.verdict(got["ci_low"], got["ci_high"]) if decides else ""
-    fails = "; ".join(c.text(t.bot) for c in t.controls if c.gives != verdict) if decides else ""
+    same = lambda c: c.gives == verdict or (c.gives == FAILS and verdict in FAILING)  # noqa: E731
+    fails = "; ".join(c.text(t.bot) for c in t.controls if not same(c)) if decides else ""
     return {"claim": st.id, "measure": t.name, "policy": bot, "rules": got["rules"], "players": players,
             "estimate": got["estimate"], "ci_low": got["ci_low"], "ci_high": got["ci_high"], "n": got["n"],
             "smallest_effect": t.expect.smallest_effect if decides else float("nan"), "verdict": verdict,
