@@ -80,6 +80,8 @@ SC_DISC = SEAT_MEM.count("scratch") - 2     # scratch words of the solitaire dis
 DETS_WORDS = K_MAX * STATE_WORDS           # the stack buffers' sizes (constants)
 MEMS_WORDS = K_MAX * SLOT_MEM_WORDS
 VALS_WORDS = C_MAX * K_MAX
+SE_FLOOR = 0.5                     # points: the standard error is at least SE_FLOOR / k (equal
+                                   # differences on every determinization still need z of them)
 DET_STREAM = 0x1A7                 # the determinizations' stream id (the play-outs use 1 + seat)
 
 
@@ -128,7 +130,7 @@ def _verdict(vals, k, inc, j0, j1, z):
         if mean > best_mean:
             best = j
             best_mean = mean
-            best_se = math.sqrt(max(var, 0.0) / k)
+            best_se = max(math.sqrt(max(var, 0.0) / k), SE_FLOOR / k)
     if best != inc and best_mean > z * best_se:
         return best
     return inc
