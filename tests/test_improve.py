@@ -1,7 +1,6 @@
 """The `improve` bot (a policy-improvement step around a base policy): legal everywhere,
 reproducible, the base's own play when it never switches, the shared play-outs of analyze,
 and stronger than its base."""
-import numpy as np
 import pytest
 
 import lostcards

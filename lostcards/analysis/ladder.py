@@ -7,7 +7,8 @@ the luck of the deal cancels in the paired margin), under 2-player ``expeditions
 each bot's score with the clairvoyant optimum of the same deals
 (``analysis.solitaire.optima``).  One thread; the time a round is CPU seconds per
 round played (both seats' decisions).  Prints one Markdown table row per bot and
-table; ``--bots`` and ``--tables`` choose.
+table (expert itself only in solitaire: against itself its margin is 0 by construction);
+``--bots`` and ``--tables`` choose.
 """
 from __future__ import annotations
 
@@ -78,7 +79,7 @@ def main(argv=None) -> int:
     ap.add_argument("--bots", default="improve")
     ap.add_argument("--tables", default="2p,4p,lost-cities,solitaire")
     a = ap.parse_args(argv)
-    from lostcards.policies import split_policies
+    from lostcards.policies import resolve, split_policies
     bots = split_policies(a.bots)
     print("| bot | table | deals | against expert | 95% interval | unit | CPU s a round |")
     print("|---|---|---|---|---|---|---|")
@@ -90,6 +91,8 @@ def main(argv=None) -> int:
                     from lostcards.analysis.solitaire import optima
                     best = optima(_rules("solitaire"), rounds=a.solitaire_deals, seed=a.seed)
                 row = solitaire_row(bot, a.solitaire_deals, a.seed, best)
+            elif resolve(bot).spec == "expert":
+                continue                    # 0 against itself on duplicate deals, by construction
             else:
                 row = margin_row(table, bot, a.deals, a.seed)
             print(line(row), flush=True)

@@ -28,8 +28,8 @@ from lostcards.engine.determinize import base_from_obs, hidden_pool, needs, samp
 from lostcards.engine.layout import M_RNG, MEM_WORDS, SLOT_MEM_WORDS, STATE_WORDS
 from lostcards.engine.observation import deck_size, players, seat
 from lostcards.engine.rng import seed_stream
-from lostcards.policies.improve.native import call_decide_at
 from lostcards.numba_cache import jit
+from lostcards.policies.improve.native import call_decide_at
 
 MAX_TURNS = 4000        # a play-out never runs longer (a guard; rounds end long before)
 STREAM_STRIDE = 1_000_003
