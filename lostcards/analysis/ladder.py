@@ -68,7 +68,7 @@ def solitaire_row(bot: str, deals: int, seed: int, best=None) -> dict:
 def line(row: dict) -> str:
     unit = "% of optimum" if row["table"] == "solitaire" else "points a round"
     return (f"| {row['bot']} | {row['table']} | {row['n']:,} | {row['value']:+.1f} | "
-            f"[{row['lo']:+.1f}, {row['hi']:+.1f}] | {unit} | {row['s_round']:.3f} |")
+            f"[{row['lo']:+.1f}, {row['hi']:+.1f}] | {unit} | {row['s_round']:.2g} |")
 
 
 def main(argv=None) -> int:
