@@ -63,7 +63,7 @@ def test_spec_parameters_and_any_base():
     assert p.base.spec == "greedy"
     assert p.params[:4].tolist() == [16.0, 1.5, 0.0, 1.0]
     assert p.params[6:].tolist() == resolve("greedy").params.tolist()
-    assert IMPROVE.base is None and resolve("improve").params[:4].tolist() == [64.0, 2.0, 0.0, 0.0]
+    assert IMPROVE.base is None and resolve("improve").params[:4].tolist() == [128.0, 2.0, 0.0, 0.0]
     q = improved("expert:invest=never", k=8)
     assert q.name == "improve(expert:invest=never)" and q.params[6:].tolist() == resolve(
         "expert:invest=never").params.tolist()

@@ -31,14 +31,14 @@ def _rules(table):
     return rules(preset, players=players)
 
 
-def margin_row(table: str, bot: str, deals: int, seed: int) -> dict:
-    """The paired margin of `bot` against expert on `deals` duplicate deals of `seed`."""
+def margin_row(table: str, bot: str, deals: int, seed: int, start: int = 0) -> dict:
+    """The paired margin of `bot` against expert on duplicate deals start..start+deals-1 of `seed`."""
     from lostcards.analysis.tournament import play_pair
     from lostcards.run.runner import play
     r = _rules(table)
     play(r, bot, "expert", rounds=1, seed=seed + 1, threads=1)        # compile outside the clock
     c = time.process_time()
-    df = play_pair(r, bot, "expert", rounds=deals, seed=seed, threads=1)
+    df = play_pair(r, bot, "expert", rounds=deals, seed=seed, start=start, threads=1)
     cpu = time.process_time() - c
     m = df["margin"].to_numpy(np.float64)
     h = Z95 * m.std(ddof=1) / math.sqrt(m.size)
@@ -76,6 +76,7 @@ def main(argv=None) -> int:
     ap.add_argument("--deals", type=int, default=1000)
     ap.add_argument("--solitaire-deals", type=int, default=500)
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("--start", type=int, default=0, help="the first deal (2 and 4 players)")
     ap.add_argument("--bots", default="improve")
     ap.add_argument("--tables", default="2p,4p,lost-cities,solitaire")
     a = ap.parse_args(argv)
@@ -94,7 +95,7 @@ def main(argv=None) -> int:
             elif resolve(bot).spec == "expert":
                 continue                    # 0 against itself on duplicate deals, by construction
             else:
-                row = margin_row(table, bot, a.deals, a.seed)
+                row = margin_row(table, bot, a.deals, a.seed, a.start)
             print(line(row), flush=True)
     return 0
 

@@ -1,6 +1,6 @@
 """`improve`: a policy-improvement step around any numba policy (the *base*, or blueprint).
 
-``improve:base=expert,k=64,z=2`` plays expert's move unless another move,
+``improve:base=expert,k=128,z=2`` plays expert's move unless another move,
 played out by expert for every seat from the same ``k`` determinizations of the
 hidden cards, beats it by ``z`` standard errors of the paired difference
 (``decision``: the procedure; ``playouts``: the play-outs, shared with
@@ -26,7 +26,7 @@ from lostcards.policies.improve.decision import improve_policy
 
 BASES = ("expert", "greedy", "random", "staller", "search")
 PARAMETERS = {
-    "k": Int(64, 0, 256, "determinizations a decision, shared by every candidate (the reproducible "
+    "k": Int(128, 0, 256, "determinizations a decision, shared by every candidate (the reproducible "
                          "budget; below 2: the base's own move)"),
     "z": Float(2.0, 0, 1e6, "standard errors of the paired difference by which a candidate must beat "
                             "the base's move"),
@@ -57,7 +57,7 @@ class Improved(Policy):
         return dataclasses.replace(self, values=q.values, base=base)
 
 
-def improved(base, k: int = 64, z: float = 2.0, seconds: float = 0.0) -> Improved:
+def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0) -> Improved:
     """improve(base) for any numba Policy (or spec), with its parameter values, as a Policy."""
     b = resolve(base)
     if b.kernel is None:
