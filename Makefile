@@ -4,9 +4,10 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 YARDSTICK ?= ../shared/yardstick
+LADDER_BOTS ?= expert,improve,search:iterations=1000,greedy,random
 RULE_TWEAKS_ARGS ?= --depth-deals 100 --budgets 250,500,1000,2000,4000
 
-.PHONY: install lint test test-slow bench report clean
+.PHONY: install lint test test-slow bench report ladder clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +28,9 @@ test-slow: $(STAMP)  ## the slow tests only: long simulations, a cold compile of
 
 bench: $(STAMP)  ## rounds per second, with the C yardstick in the same go when it is there
 	$(PY) -m lostcards bench $(if $(wildcard $(YARDSTICK)/cengine.c),--yardstick $(YARDSTICK))
+
+ladder: $(STAMP)  ## docs/bots.md's ladder: every bot against expert on 1,000 duplicate deals of seed 20261203 (one core)
+	$(PY) -m lostcards.analysis.ladder --deals 1000 --solitaire-deals 500 --seed 20261203 --bots $(LADDER_BOTS)
 
 report: $(STAMP)  ## the main job: simulate the default batch and write reports/
 	$(PY) -m lostcards simulate --rules expeditions --policies expert,greedy --rounds 100000 \

@@ -167,9 +167,10 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
     from lostcards.engine.convert import from_observation
     from lostcards.engine.deal import card_set
     from lostcards.engine.moves import from_reference
-    from lostcards.engine.policy import decider, decider_entry
+    from lostcards.engine.policy import decider_entry
     from lostcards.numba_cache import Entry, compile_all
     from lostcards.policies import resolve
+    from lostcards.policies.improve.native import decide_address
     from lostcards.rules.ruleset import check_int
     from lostcards.run.threads import call
 
@@ -188,7 +189,7 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
     if ev.kernel is None:
         raise BadArgument(f"evaluator {evaluator!r} has no numba version (play-outs run in the engine)")
     compile_all([Entry(margins, MARGINS_SIG, "the play-outs", 10.0), decider_entry(ev.kernel, ev.name)])
-    decide, params = decider(ev.kernel), ev.params
+    decide, params = decide_address(ev.kernel), ev.params
     chooser = _searcher(search) if search else None
     rnd = rec.deal.round()
     out = RoundLoss(seat=int(seat), players=rules.players, rules=rules.describe(), samples=samples,

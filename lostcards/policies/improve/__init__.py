@@ -1,0 +1,75 @@
+"""`improve`: a policy-improvement step around any numba policy (the *base*, or blueprint).
+
+``improve:base=expert,k=128,z=2`` plays expert's move unless another move,
+played out by expert for every seat from the same ``k`` determinizations of the
+hidden cards, beats it by ``z`` standard errors of the paired difference
+(``decision``: the procedure; ``playouts``: the play-outs, shared with
+``lostcards analyze``; docs/bots.md the guide and the measured ladder).
+
+One compiled kernel serves every base: the base is reached through the
+addresses of a small C-callable wrapper of its policy and of its decider
+(``native``), which ``params`` appends to the parameter values, followed by the
+base's own parameters.  ``improved(policy)`` wraps any numba ``Policy`` (a
+user's own, with its parameter values); the registered ``improve`` takes
+``base`` by name among the built-in numba policies.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from lostcards.errors import PolicyError
+from lostcards.policies import Choice, Float, Int, Policy, register, resolve
+from lostcards.policies.improve.decision import improve_policy
+
+BASES = ("expert", "greedy", "random", "staller", "search")
+PARAMETERS = {
+    "k": Int(128, 0, 256, "determinizations a decision, shared by every candidate (the reproducible "
+                         "budget; below 2: the base's own move)"),
+    "z": Float(2.0, 0, 1e6, "standard errors of the paired difference by which a candidate must beat "
+                            "the base's move"),
+    "seconds": Float(0.0, 0, 3600, "wall-clock limit a decision (0: none); machine-dependent"),
+    "base": Choice({b: i for i, b in enumerate(BASES)}),
+}
+
+
+@dataclass(frozen=True)
+class Improved(Policy):
+    """improve(base): its own parameter values, the base's addresses, then the base's values."""
+
+    base: Policy = None
+
+    @property
+    def params(self) -> np.ndarray:
+        from lostcards.policies.improve.native import decide_address, policy_address
+        b = self.base if self.base is not None else resolve("expert")
+        at = np.array([policy_address(b.kernel), decide_address(b.kernel)], np.float64)
+        return np.concatenate([super().params, at, b.params])
+
+    def with_params(self, text: str) -> "Improved":
+        q = Policy.with_params(self, text)
+        base = self.base
+        if "base" in self.parameters and len(self.parameters["base"]) > 1:
+            want = self.parameters["base"].text(q.values[list(self.parameters).index("base")])
+            base = resolve(want)
+        return dataclasses.replace(self, values=q.values, base=base)
+
+
+def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0) -> Improved:
+    """improve(base) for any numba Policy (or spec), with its parameter values, as a Policy."""
+    b = resolve(base)
+    if b.kernel is None:
+        raise PolicyError(f"improve needs a numba base policy; {b.spec!r} has none")
+    params = dict(PARAMETERS, base=Choice({b.spec: 0}))      # the base is fixed: one choice
+    return Improved(f"improve({b.spec})", improve_policy, params,
+                    (float(k), float(z), float(seconds), 0.0), doc=IMPROVE.doc, base=b)
+
+
+IMPROVE = register(Improved(
+    "improve", improve_policy, PARAMETERS,
+    doc="a policy-improvement step around a base policy: its move unless another beats it on "
+        "k shared determinizations played out by the base (by z standard errors)"))
+
+__all__ = ["BASES", "IMPROVE", "Improved", "PARAMETERS", "improved"]

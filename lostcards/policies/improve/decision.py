@@ -1,0 +1,267 @@
+"""One decision of ``improve(B)``: B's move, kept unless a candidate beats it on shared play-outs.
+
+Per decision (docs/bots.md, "improve"):
+
+1. B decides from the seat's own observation and memory, as it would alone.
+2. ``k`` determinizations of the hidden cards are dealt, consistent with what
+   the seat has seen (``playouts.deal_determinizations``), from a stream seeded
+   by the seat's own stream words (read, not advanced, so B's later draws are
+   the ones it would make alone) and the turn.
+3. *Plays*: B's move, then every play to an expedition and every discard, each
+   with B's draw where that draw is still legal (else the deck).  Discards of
+   dead cards (no expedition of either side can take them) are one candidate.
+   Each is played out from every determinization by B for every seat, with the
+   same play-out streams for every candidate (common random numbers).  The
+   candidate of best mean replaces B's move only if its mean paired difference
+   exceeds ``z`` standard errors.
+4. *Draws* (2 and 4 players): for the play kept, every other legal draw (the
+   deck, each non-empty pile but the one just discarded onto; piles whose top is
+   dead for both sides count once) against the draw of step 3, by the same rule.
+
+The budget is ``k`` determinizations (the reproducible one); ``seconds`` > 0
+also stops the candidates once that much time has passed (machine-dependent).
+Every buffer lives on the stack: a decision allocates nothing.  In solitaire
+the seat's own discards leave the game and the observation no longer shows
+them: improve keeps them in its scratch words ``SC_DISC``, ``SC_DISC + 1`` (the
+last two; a base policy must leave those alone).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from lostcards.engine.bits import offset, stack_u64
+from lostcards.engine.determinize import POOL_MAX
+from lostcards.engine.layout import OBS_FIELDS, SEAT_MEM, SLOT_MEM_WORDS, STATE_WORDS
+from lostcards.engine.moves import (
+    DRAW_DECK,
+    DRAW_NONE,
+    TO_DISCARD,
+    TO_EXPEDITION,
+    draw_pile,
+    is_pass,
+    make_play,
+    move_card,
+    move_draw,
+    move_to,
+)
+from lostcards.engine.observation import (
+    accepted,
+    deck_size,
+    hand_cards,
+    has,
+    legal_plays,
+    lowest_card,
+    nonempty_piles,
+    pile_top,
+    players,
+    scratch,
+    side,
+    suit_of,
+    suits,
+    with_card,
+    without,
+)
+from lostcards.engine.rng import seed_stream
+from lostcards.numba_cache import jit
+from lostcards.policies.improve.native import call_policy_at
+from lostcards.policies.improve.playouts import deal_determinizations, play_outs
+from lostcards.policies.scratch import stack_floats, stack_words
+from lostcards.policies.search.clock import now_ns
+
+# parameter positions (declaration order in __init__.py), then the base's policy and decider
+# addresses (``native``), then the base policy's own parameters
+P_K, P_Z, P_SECONDS, P_BASE, P_POLICY_AT, P_DECIDE_AT = range(6)
+N_OWN = 6
+K_MAX = 256                        # determinizations a decision at most (the stack buffers' room)
+C_MAX = 48                         # candidates a decision at most (plays, discards, draws)
+SC_DISC = SEAT_MEM.count("scratch") - 2     # scratch words of the solitaire discards
+DETS_WORDS = K_MAX * STATE_WORDS           # the stack buffers' sizes (constants)
+MEMS_WORDS = K_MAX * SLOT_MEM_WORDS
+VALS_WORDS = C_MAX * K_MAX
+SE_FLOOR = 0.5                     # points: the standard error is at least SE_FLOOR / k (equal
+                                   # differences on every determinization still need z of them)
+DET_STREAM = 0x1A7                 # the determinizations' stream id (the play-outs use 1 + seat)
+
+
+@jit(inline=True)
+def _dead(c, own, opp):
+    """No expedition of either side can take card c any more."""
+    return not has(own, c) and not has(opp, c)
+
+
+@jit(inline=True)
+def _draw_for(p, c, to, bdraw, n_deck, piles):
+    """B's draw if it is still legal after playing c to `to`, else the deck."""
+    if p == 1:
+        return DRAW_NONE
+    if bdraw == DRAW_DECK or bdraw == DRAW_NONE:
+        return DRAW_DECK
+    s = bdraw - 1
+    if (piles >> s) & 1 == 0 or (to == TO_DISCARD and suit_of(c) == s):
+        return DRAW_DECK if n_deck > 0 else bdraw
+    return bdraw
+
+
+@jit(inline=True)
+def _verdict(vals, k, inc, j0, j1, z):
+    """The candidate among j0..j1-1 of best mean paired difference to `inc`, if that mean exceeds
+    z standard errors; else `inc`.  vals[j * k + i]: candidate j's margin on determinization i."""
+    best = inc
+    best_mean = 0.0
+    best_se = 0.0
+    for j in range(j0, j1):
+        ok = True
+        s1 = 0.0
+        s2 = 0.0
+        for i in range(k):
+            v = vals[j * k + i]
+            if not math.isfinite(v):
+                ok = False
+                break
+            d = v - vals[inc * k + i]
+            s1 += d
+            s2 += d * d
+        if not ok:
+            continue
+        mean = s1 / k
+        var = (s2 - s1 * mean) / (k - 1)
+        if mean > best_mean:
+            best = j
+            best_mean = mean
+            best_se = max(math.sqrt(max(var, 0.0) / k), SE_FLOOR / k)
+    if best != inc and best_mean > z * best_se:
+        return best
+    return inc
+
+
+@jit
+def improve_policy(obs, params, mem):
+    """improve(base) as a policy: the base is named by the addresses in `params` (module docstring)."""
+    return improve_move(obs, params, mem)
+
+
+@jit
+def improve_move(obs, params, mem):
+    """The move of improve(base) (module docstring), compiled once for every base."""
+    k = min(np.int64(params[P_K]), K_MAX)
+    z = params[P_Z]
+    seconds = params[P_SECONDS]
+    bparams = offset(params, N_OWN)
+    p = players(obs)
+    sc = scratch(mem)
+    seed = np.int64(mem[0] ^ (mem[1] << np.uint64(1)) ^ (mem[2] << np.uint64(2)) ^ mem[3])
+    t_end = now_ns() + np.int64(seconds * 1e9) if seconds > 0 else np.int64(0)
+    words = stack_words(OBS_FIELDS)
+    for i in range(OBS_FIELDS):
+        words[i] = obs[i]
+    bm = call_policy_at(np.int64(params[P_POLICY_AT]), words, bparams, mem)
+    m = bm
+    if k >= 2:
+        m = _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, np.int64(params[P_DECIDE_AT]))
+    if p == 1 and not is_pass(m) and move_to(m) == TO_DISCARD:
+        d = with_card((np.int64(sc[SC_DISC]), np.int64(sc[SC_DISC + 1])), move_card(m))
+        sc[SC_DISC] = np.uint64(d[0])
+        sc[SC_DISC + 1] = np.uint64(d[1])
+    return m
+
+
+@jit(inline=True)
+def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
+    p = players(obs)
+    sd = side(obs)
+    own = accepted(obs, sd)
+    opp = accepted(obs, sd ^ 1) if p > 1 else (np.int64(0), np.int64(0))
+    n_deck = deck_size(obs)
+    piles = nonempty_piles(obs) if p > 1 else 0
+    disc0 = np.int64(sc[SC_DISC]) if p == 1 else np.int64(0)
+    disc1 = np.int64(sc[SC_DISC + 1]) if p == 1 else np.int64(0)
+    # ---- buffers (stack)
+    dets = stack_words(DETS_WORDS)
+    states = stack_words(DETS_WORDS)
+    mems = stack_u64(MEMS_WORDS)
+    slots = stack_words(K_MAX)
+    chosen = stack_words(K_MAX)
+    vals = stack_floats(VALS_WORDS)
+    cand = stack_words(C_MAX)
+    base = stack_words(STATE_WORDS)
+    used = stack_words(2)
+    need = stack_words(4)
+    pool = stack_words(POOL_MAX)
+    rng = stack_u64(4)
+    seed_stream(rng, seed, obs.turn, DET_STREAM)
+    deal_determinizations(dets, k, obs, disc0, disc1, base, used, need, pool, rng)
+    # ---- the plays: B's move first
+    passed = is_pass(bm)
+    bcard = move_card(bm)
+    bto = move_to(bm) if not passed else -1
+    bdraw = move_draw(bm) if not passed else DRAW_DECK
+    n = 0
+    cand[n] = bm
+    n += 1
+    rest = legal_plays(obs)
+    while (rest[0] | rest[1]) != 0 and n < C_MAX:
+        c = lowest_card(rest)
+        rest = without(rest, c)
+        if not (bto == TO_EXPEDITION and c == bcard):
+            cand[n] = make_play(c, TO_EXPEDITION, _draw_for(p, c, TO_EXPEDITION, bdraw, n_deck, piles))
+            n += 1
+    dead_seen = bto == TO_DISCARD and _dead(bcard, own, opp)
+    rest = hand_cards(obs)
+    while (rest[0] | rest[1]) != 0 and n < C_MAX:
+        c = lowest_card(rest)
+        rest = without(rest, c)
+        if bto == TO_DISCARD and c == bcard:
+            continue
+        if _dead(c, own, opp):
+            if dead_seen:
+                continue
+            dead_seen = True
+        cand[n] = make_play(c, TO_DISCARD, _draw_for(p, c, TO_DISCARD, bdraw, n_deck, piles))
+        n += 1
+    stream = obs.turn
+    n_done = 0
+    for j in range(n):
+        if j > 0 and seconds > 0 and now_ns() >= t_end:
+            break
+        play_outs(obs, dets, k, offset(cand, j), 1, states, mems, slots, chosen, offset(vals, j * k),
+                  seed, stream, decide_at, bparams)
+        n_done += 1
+    inc = _verdict(vals, k, 0, 1, n_done, z)
+    if not math.isfinite(vals[inc * k]):
+        return bm
+    m = cand[inc]
+    if p == 1 or is_pass(m):
+        return m
+    # ---- the draws of the play kept
+    card = move_card(m)
+    to = move_to(m)
+    d0 = move_draw(m)
+    j0 = n
+    gone = suit_of(card) if to == TO_DISCARD else -1
+    dead_seen = False
+    if d0 != DRAW_DECK:
+        t = pile_top(obs, d0 - 1)
+        dead_seen = t >= 0 and _dead(t, own, opp)
+    if d0 != DRAW_DECK and n_deck > 0 and n < C_MAX:
+        cand[n] = make_play(card, to, DRAW_DECK)
+        n += 1
+    for s in range(suits(obs)):
+        if (piles >> s) & 1 == 0 or s == gone or draw_pile(s) == d0 or n >= C_MAX:
+            continue
+        t = pile_top(obs, s)
+        if _dead(t, own, opp):
+            if dead_seen:
+                continue
+            dead_seen = True
+        cand[n] = make_play(card, to, draw_pile(s))
+        n += 1
+    n_done = j0
+    for j in range(j0, n):
+        if seconds > 0 and now_ns() >= t_end:
+            break
+        play_outs(obs, dets, k, offset(cand, j), 1, states, mems, slots, chosen, offset(vals, j * k),
+                  seed, stream, decide_at, bparams)
+        n_done += 1
+    return cand[_verdict(vals, k, inc, j0, n_done, z)]

@@ -1,0 +1,95 @@
+"""The `improve` bot (a policy-improvement step around a base policy): legal everywhere,
+reproducible, the base's own play when it never switches, the shared play-outs of analyze,
+and stronger than its base."""
+import pytest
+
+import lostcards
+from lostcards.errors import PolicyError
+from lostcards.policies import resolve
+from lostcards.policies.improve import IMPROVE, improved
+from lostcards.run.runner import play, play_records
+
+CASES = [("expeditions", 2), ("expeditions", 4), ("expeditions", 1),
+         ("lost-cities", 2), ("lost-cities", 4), ("lost-cities", 1)]
+QUICK = "improve:k=4"
+
+
+def _ids(c):
+    return f"{c[0]}-{c[1]}p"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_ids(c) for c in CASES])
+def test_legal_in_every_player_count_and_ruleset(case):
+    r = lostcards.rules(case[0], players=case[1])
+    info = play(r, QUICK, "random", 3, 11, first=-1).round_info
+    assert (info[:, 2] >= 0).all(), "a round stopped on an illegal move"
+    assert (info[:, 2] != 3).all(), "a round ran to the turn cap"
+
+
+def test_legal_around_other_bases():
+    r = lostcards.rules("expeditions", players=2)
+    for spec in ("improve:base=greedy,k=4", "improve:base=random,k=4"):
+        info = play(r, spec, "expert", 2, 3, first=-1).round_info
+        assert (info[:, 2] >= 0).all(), spec
+
+
+def test_reproducible_from_the_seed():
+    r = lostcards.rules("expeditions", players=2)
+    a = play_records(r, QUICK, "expert", range(2), 5)
+    b = play_records(r, QUICK, "expert", range(2), 5)
+    c = play_records(r, QUICK, "expert", range(2), 6)
+    assert a == b
+    assert a != c
+
+
+@pytest.mark.parametrize("case", [("expeditions", 2), ("expeditions", 4), ("lost-cities", 1)],
+                         ids=_ids)
+@pytest.mark.parametrize("base", ["expert", "random"])
+def test_keeps_the_bases_move_when_z_is_huge(case, base):
+    r = lostcards.rules(case[0], players=case[1])
+    a = play_records(r, f"improve:base={base},k=4,z=1000000", "expert", range(2), 8)
+    b = play_records(r, base, "expert", range(2), 8)
+    assert a == b
+
+
+def test_k_below_two_is_the_base():
+    r = lostcards.rules("expeditions", players=2)
+    assert play_records(r, "improve:k=0", "greedy", range(2), 4) == play_records(r, "expert", "greedy", range(2), 4)
+
+
+def test_spec_parameters_and_any_base():
+    p = resolve("improve:base=greedy,k=16,z=1.5")
+    assert p.spec == "improve:k=16,z=1.5,base=greedy"
+    assert p.base.spec == "greedy"
+    assert p.params[:4].tolist() == [16.0, 1.5, 0.0, 1.0]
+    assert p.params[6:].tolist() == resolve("greedy").params.tolist()
+    assert IMPROVE.base is None and resolve("improve").params[:4].tolist() == [128.0, 2.0, 0.0, 0.0]
+    q = improved("expert:invest=never", k=8)
+    assert q.name == "improve(expert:invest=never)" and q.params[6:].tolist() == resolve(
+        "expert:invest=never").params.tolist()
+    with pytest.raises(PolicyError, match="k=300 is not allowed"):
+        resolve("improve:k=300")
+
+
+def test_seconds_budget_is_a_cap():
+    import time
+    r = lostcards.rules("expeditions", players=2)
+    tight = "improve:k=256,seconds=0.001"
+    play(r, tight, "expert", 1, 1)          # compile
+    t = time.perf_counter()
+    info = play(r, tight, "expert", 1, 2, threads=1).round_info
+    assert info[0, 2] >= 0
+    assert time.perf_counter() - t < 20
+
+
+def test_analyze_and_improve_share_the_play_outs():
+    from lostcards.analysis import analyze_kernel
+    from lostcards.policies.improve import decision, playouts
+    assert analyze_kernel.play_outs is playouts.play_outs is decision.play_outs
+
+
+@pytest.mark.slow
+def test_beats_expert_on_duplicate_deals():
+    from lostcards.analysis.tournament import play_pair
+    df = play_pair(lostcards.rules("expeditions", players=2), "improve", "expert", rounds=60, seed=4242)
+    assert df["margin"].mean() > 0, df["margin"].describe()
