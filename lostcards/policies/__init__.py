@@ -166,7 +166,7 @@ def _num(v):
 
 
 _REGISTRY: dict[str, Policy] = {}
-_BUILTIN_MODULES = ("random", "greedy", "expert", "staller", "search")
+_BUILTIN_MODULES = ("random", "greedy", "expert", "staller", "search", "learned")
 _loaded = False
 BROKEN: dict[str, str] = {}      # entry points that failed to load: name -> why (warned once)
 
