@@ -50,6 +50,7 @@ from lostcards.engine.observation import (
 from lostcards.engine.rng import below
 from lostcards.engine.state import lane_sum
 from lostcards.numba_cache import jit
+from lostcards.policies.scratch import stack_floats, stack_words
 
 PLAY_FEATURES = (
     "bias", "opens", "projection_gain", "score_gain", "score_gain_late", "hand_skipped", "unseen_skipped",
@@ -129,9 +130,12 @@ def _better(sc, best, ties, mem):
     return False, ties
 
 
-@jit
-def learned_policy(obs, params, mem):
-    """A linear score per legal option over its features; the best action, then the best draw."""
+MAX_OPTIONS = 64
+
+
+@jit(inline=True)
+def action_scores(obs, params, mem, cards, tos, scores):
+    """Each legal action's score (with Gumbel noise when temp > 0) into cards / tos / scores; returns how many."""
     temp = params[0]
     sd = side(obs)
     o = 1 - sd
@@ -150,14 +154,10 @@ def learned_policy(obs, params, mem):
     late = 1.0 - d / (8.0 * np_)
     if late < 0.0:
         late = 0.0
-
-    best = -1e300
-    ties = 1
-    card = -1
-    to = TO_DISCARD
+    n = 0
     rest = once
     c = lowest_card(rest)
-    while c >= 0:
+    while c >= 0 and n < MAX_OPTIONS - 1:
         s = suit_of(c)
         slot = slot_of(c)
         bit = 1 << slot
@@ -189,12 +189,10 @@ def learned_policy(obs, params, mem):
             sc += params[OFF_PLAY + 9] * val / 10.0
             sc += params[OFF_PLAY + 10] * popcount(h2 & _above(slot if slot >= 3 else top)) / 4.0
             sc += params[OFF_PLAY + 11] * opens * popcount(h2) / 4.0
-            sc += _gumbel(mem, temp)
-            take, ties = _better(sc, best, ties, mem)
-            if take:
-                best = sc
-                card = c
-                to = TO_EXPEDITION
+            cards[n] = c
+            tos[n] = TO_EXPEDITION
+            scores[n] = sc + _gumbel(mem, temp)
+            n += 1
         # the card as a discard
         keep = (now - _worth(ex, h2, ul, p, cost)) / 10.0
         dead = 1.0 if (accepts(obs, sd, s) >> slot) & 1 == 0 else 0.0
@@ -209,19 +207,31 @@ def learned_policy(obs, params, mem):
         sc += params[OFF_DISC + 7] * late
         sc += params[OFF_DISC + 8] * (1.0 if ex != 0 else 0.0)
         sc += params[OFF_DISC + 9] * keep * late
-        sc += _gumbel(mem, temp)
-        take, ties = _better(sc, best, ties, mem)
-        if take:
-            best = sc
-            card = c
-            to = TO_DISCARD
+        cards[n] = c
+        tos[n] = TO_DISCARD
+        scores[n] = sc + _gumbel(mem, temp)
+        n += 1
         rest = without(rest, c)
         c = lowest_card(rest)
+    return n
 
-    if np_ == 1:
-        return make_play(card, to, DRAW_NONE)
 
-    # the draw, on the table as the action leaves it
+@jit(inline=True)
+def best_draw(obs, params, mem, card, to):
+    """The draw after playing `card` to `to` (2 and 4 players): the deck scores 0, each legal pile its features."""
+    temp = params[0]
+    sd = side(obs)
+    o = 1 - sd
+    np_ = players(obs)
+    cost = rule(obs, RULE_COST)
+    once = hand_cards(obs)
+    un, _ = unseen(obs)
+    d = deck_size(obs)
+    n_un = popcount(un[0]) + popcount(un[1])
+    p = 0.0
+    if n_un > 0:
+        p = min(1.0, d / (n_un * 2.0))
+    late = max(0.0, 1.0 - d / (8.0 * np_))
     cs = suit_of(card)
     hand_after = without(once, card)
     draw = DRAW_DECK
@@ -261,4 +271,32 @@ def learned_policy(obs, params, mem):
         if take:
             best = sc
             draw = 1 + s
-    return make_play(card, to, draw)
+    return draw
+
+
+@jit(inline=True)
+def blueprint_move(obs, params, mem, cards, tos, scores):
+    """The blueprint's move: the best action (ties at random), then its best draw."""
+    n = action_scores(obs, params, mem, cards, tos, scores)
+    best = -1e300
+    ties = 1
+    k = 0
+    for i in range(n):
+        take, ties = _better(scores[i], best, ties, mem)
+        if take:
+            best = scores[i]
+            k = i
+    card = cards[k]
+    to = tos[k]
+    if players(obs) == 1:
+        return make_play(card, to, DRAW_NONE)
+    return make_play(card, to, best_draw(obs, params, mem, card, to))
+
+
+@jit
+def learned_policy(obs, params, mem):
+    """A linear score per legal option over its features; the best action, then the best draw."""
+    cards = stack_words(MAX_OPTIONS)
+    tos = stack_words(MAX_OPTIONS)
+    scores = stack_floats(MAX_OPTIONS)
+    return blueprint_move(obs, params, mem, cards, tos, scores)
