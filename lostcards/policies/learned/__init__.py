@@ -50,7 +50,7 @@ def _shipped() -> np.ndarray:
         return np.zeros(N_WEIGHTS)
 
 
-def mc_policy_of(weights, samples: int = 48, candidates: int = 4, name: str = "learned-mc") -> Policy:
+def mc_policy_of(weights, samples: int = 200, candidates: int = 3, name: str = "learned-mc") -> Policy:
     """``learned-mc`` with these blueprint weights: the blueprint's best `candidates` actions, each
     scored by `samples` determinized play-outs of the blueprint (rollout.py)."""
     from lostcards.policies import Int
