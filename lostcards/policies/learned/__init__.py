@@ -50,16 +50,19 @@ def _shipped() -> np.ndarray:
         return np.zeros(N_WEIGHTS)
 
 
-def mc_policy_of(weights, samples: int = 200, candidates: int = 3, name: str = "learned-mc") -> Policy:
+def mc_policy_of(weights, samples: int = 200, candidates: int = 3, margin: float = 1.0,
+                 name: str = "learned-mc") -> Policy:
     """``learned-mc`` with these blueprint weights: the blueprint's best `candidates` actions, each
     scored by `samples` determinized play-outs of the blueprint (rollout.py)."""
     from lostcards.policies import Int
     from lostcards.policies.learned.rollout import learned_mc_policy
     bp = policy_of(weights)
     params = {"samples": Int(samples, 0, 100_000, "determinized play-outs per candidate (0: the bare blueprint)"),
-              "candidates": Int(candidates, 1, 16, "the blueprint's best actions tried")}
+              "candidates": Int(candidates, 1, 16, "the blueprint's best actions tried"),
+              "margin": Float(margin, 0, 1000, "points a deal another candidate must gain over the "
+                                               "blueprint's first choice")}
     params.update(bp.parameters)
-    return Policy(name, learned_mc_policy, params, (float(samples), float(candidates), *bp.values),
+    return Policy(name, learned_mc_policy, params, (float(samples), float(candidates), float(margin), *bp.values),
                   doc="the learned blueprint's best few actions, each scored by Monte Carlo play-outs of "
                       "the blueprint on determinized deals (docs/learned.md)")
 

@@ -10,7 +10,11 @@ Improvement using Monte-Carlo Search" (NIPS 1996), over determinized deals as
 in perfect-information Monte Carlo (Ginsberg, "GIB", JAIR 2001).  Only the
 blueprint's weights are used: no other policy plays a part.
 
-Parameters: ``samples`` and ``candidates`` (above), then the blueprint's
+Another candidate replaces the blueprint's first choice only when its mean
+margin is higher by more than ``margin`` points (the play-outs are noisy, and
+biased towards an opponent that plays like the blueprint).
+
+Parameters: ``samples``, ``candidates`` and ``margin`` (above), then the blueprint's
 (``temp`` and its weights).  Solitaire and a hand with one action left play
 the blueprint's own move.
 """
@@ -28,8 +32,8 @@ from lostcards.numba_cache import jit
 from lostcards.policies.learned.blueprint import MAX_OPTIONS, action_scores, best_draw, blueprint_move
 from lostcards.policies.scratch import stack_floats, stack_words
 
-K_SAMPLES, K_CANDIDATES = 0, 1
-N_OWN = 2                     # the blueprint's parameters start here
+K_SAMPLES, K_CANDIDATES, K_MARGIN = 0, 1, 2
+N_OWN = 3                     # the blueprint's parameters start here
 MAX_CANDIDATES = 16
 
 
@@ -111,9 +115,10 @@ def learned_mc_policy(obs, params, mem):
                 total[j] += side_score(st, sd) - side_score(st, 1 - sd)
             else:
                 total[j] -= 1e9
-    best = 0
+    best = 0                                  # the blueprint's own first choice keeps its place
+    bar = total[0] + params[K_MARGIN] * n_samples   # unless another beats it by `margin` points a deal
     for j in range(1, k):
-        if total[j] > total[best]:
+        if total[j] > bar and total[j] > total[best]:
             best = j
     for i in range(4):
         mem[i] = rng[i]

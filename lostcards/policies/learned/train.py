@@ -245,21 +245,28 @@ def plot_curve(csv: Path, png: Path) -> None:
     import matplotlib.pyplot as plt
     import pandas as pd
     df = pd.read_csv(csv)
-    fig, ax = plt.subplots(figsize=(7, 4))
+    refs = [c for c in df.columns if c.startswith("vs_")]
+    fig, axes = plt.subplots(2 if refs else 1, 1, figsize=(7, 6.5 if refs else 3.8), sharex=True, squeeze=False)
+    ax = axes[0, 0]
     d = df[df.generation > 0]
     ax.errorbar(d.generation, d.margin_vs_previous, yerr=1.96 * d.se_vs_previous, fmt="o", ms=3,
-                label="new weights vs the champion (gate)")
+                label="new weights vs the previous generation (the gate, 95%)")
     acc = d[d.accepted == 1]
-    ax.plot(acc.generation, acc.margin_vs_previous, "o", mfc="none", ms=8, color="C2", label="accepted")
-    for c in df.columns:
-        if c.startswith("vs_"):
-            ax.errorbar(df.generation, df[c], yerr=1.96 * df["se_" + c], fmt="-", lw=1,
-                        label=f"champion vs {c[3:]} (measured only)")
+    ax.plot(acc.generation, acc.margin_vs_previous, "o", mfc="none", ms=7, color="C2", label="accepted")
     ax.axhline(0, color="grey", lw=0.5)
-    ax.set_xlabel("generation")
-    ax.set_ylabel("margin, points a round (duplicate deals)")
+    ax.set_yscale("symlog", linthresh=1.0)
+    ax.set_ylabel("margin, points a round")
     ax.legend(fontsize=8)
     ax.set_title("learned blueprint: self-play learning curve")
+    for c in refs:
+        bx = axes[1, 0]
+        bx.errorbar(df.generation, df[c], yerr=1.96 * df["se_" + c], fmt="-o", ms=2, lw=1,
+                    label=f"champion vs {c[3:]} (measured only, 95%)")
+        bx.axhline(0, color="grey", lw=0.5)
+        bx.set_ylim(max(-60, float(df[c].min()) - 5), max(5, float(df[c].max()) + 5))
+        bx.set_ylabel("margin, points a round")
+        bx.legend(fontsize=8)
+    axes[-1, 0].set_xlabel("generation")
     fig.tight_layout()
     fig.savefig(png, dpi=120)
     plt.close(fig)
