@@ -77,3 +77,14 @@ def test_training_imports_no_other_policy():
                 names = [node.module or ""] + [f"{node.module}.{a.name}" for a in node.names]
             for n in names:
                 assert "expert" not in n and "search" not in n and "greedy" not in n, (f.name, n)
+
+
+@pytest.mark.parametrize("args", [["--rules", "nope"], ["--rules", "expeditions/1"], ["--reference", "nobot"]])
+def test_train_refuses_bad_input_in_one_line(tmp_path, args):
+    from click.testing import CliRunner
+
+    from lostcards.cli.train import train
+    res = CliRunner().invoke(train, [*args, "--out", str(tmp_path / "run")])
+    assert res.exit_code == 1
+    assert len(res.output.strip().splitlines()) == 1 and "Error" in res.output
+    assert not (tmp_path / "run").exists()
