@@ -37,7 +37,8 @@ def policy_of(weights, name: str = "learned", temp: float = 0.0) -> Policy:
     """A Policy playing the blueprint with these weights (``temp``: softmax temperature, 0 = argmax)."""
     w = np.asarray(weights, np.float64)
     params = {"temp": Float(0.0, 0.0, 100.0, "softmax temperature (0: the best option)")}
-    params.update({f: Float(float(v), -1e6, 1e6, "a feature's weight") for f, v in zip(FEATURES, w)})
+    params.update({f: Float(float(v), min(-1000.0, v), max(1000.0, v), "a feature's weight")
+                   for f, v in zip(FEATURES, w)})
     return Policy(name, learned_policy, params, (float(temp), *map(float, w)),
                   doc="a linear blueprint over per-option features, its weights learned by self-play "
                       "(docs/learned.md)")
