@@ -51,7 +51,7 @@ def _shipped() -> np.ndarray:
         return np.zeros(N_WEIGHTS)
 
 
-def mc_policy_of(weights, samples: int = 200, candidates: int = 3, margin: float = 1.0,
+def mc_policy_of(weights, samples: int = 800, candidates: int = 3, margin: float = 1.0,
                  name: str = "learned-mc") -> Policy:
     """``learned-mc`` with these blueprint weights: the blueprint's best `candidates` actions, each
     scored by `samples` determinized play-outs of the blueprint (rollout.py)."""
