@@ -84,6 +84,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=20261203)
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--mc-deals", type=int, default=1000)
+    ap.add_argument("--mc-other-deals", type=int, default=None,
+                    help="deals of the search member under lost-cities and with 4 players (default mc-deals / 4)")
     ap.add_argument("--mc", default="learned-mc", help="the learned family's search member")
     ap.add_argument("--out", default="learned-measure.json")
     ap.add_argument("--skip", default="", help="comma-separated parts to skip: blueprint,mc,agreement")
@@ -108,7 +110,8 @@ def main(argv=None):
         say("agreement with expert, expeditions/2", agreement(tables["expeditions/2"], min(a.deals, 1000), a.seed))
     if "mc" not in skip:
         for t in ("expeditions/2", "lost-cities/2", "expeditions/4"):
-            n = a.mc_deals if t == "expeditions/2" else max(100, a.mc_deals // 4)
+            other = a.mc_other_deals if a.mc_other_deals is not None else max(100, a.mc_deals // 4)
+            n = a.mc_deals if t == "expeditions/2" else other
             say(f"{a.mc} vs expert, {t}", duplicate(tables[t], a.mc, "expert", n, a.seed))
 
 
