@@ -40,6 +40,8 @@ COMMANDS = {
     "rule-tweaks": ("lostcards.cli.rule_tweaks", "rule_tweaks",
                     "What each of the adaptation's rule changes does to the game (writes rule-tweaks.csv, .md, "
                     "figures)."),
+    "train": ("lostcards.cli.train", "train",
+              "Learn the learned blueprint's weights by self-play, gated against the previous generation."),
     "analyze": ("lostcards.cli.analyze", "analyze",
                 "Expected points lost by each move of one seat in a round record, against the best move from "
                 "its information set."),
