@@ -13,7 +13,7 @@ import subprocess
 import sys
 import tempfile
 
-POLICIES = ("random", "greedy", "expert", "staller", "search")
+POLICIES = ("random", "greedy", "expert", "staller", "search", "improve", "learned", "learned-mc")
 
 
 def _entries():

@@ -181,7 +181,8 @@ def prepare(a: Policy, b: Policy) -> float:
     return compile_all(entries)
 
 
-ABOUT = {"random": 5.0, "greedy": 5.0, "expert": 15.0, "staller": 15.0, "search": 30.0}   # first guesses
+ABOUT = {"random": 5.0, "greedy": 5.0, "expert": 15.0, "staller": 15.0, "search": 30.0, "improve": 20.0,
+         "learned": 5.0, "learned-mc": 10.0}   # first guesses (the cache remembers what each took)
 
 
 def _run(r, a, b, seed, start, ids, n, first, nt, chunks, out_round, out_seat, out_suit, out_side,
