@@ -41,7 +41,7 @@ def train(generations, seed, out, rules_text, pairs, pool, deals, gate, sigma, l
     from lostcards.policies.learned.train import Settings, parse_rulesets
     from lostcards.policies.learned.train import train as run
     try:
-        refs = tuple(split_policies(reference))
+        refs = tuple(split_policies(reference)) if reference.strip() else ()
         for r in refs:
             resolve(r)
         st = Settings(generations=generations, seed=seed, rulesets=parse_rulesets(rules_text), pairs=pairs, pool=pool,
