@@ -66,7 +66,8 @@ def _unique(pairs):
 
 
 ALL = _unique((page.name, args) for page in PAGES for args in commands(page))
-SLOW = {("bench", "--compile")}          # a cold compile of every entry point: `make test-slow`
+# a cold compile of every entry point: tests/test_numba_cache.py runs it (make test-slow)
+ELSEWHERE = {("bench", "--compile")}
 
 
 def test_the_pages_have_commands_to_run():
@@ -75,8 +76,10 @@ def test_the_pages_have_commands_to_run():
     assert ["simulate", "--policies", "mymodule:first_card_away,random"] in [a for _, a in ALL]
 
 
-@pytest.mark.parametrize("page, args", [pytest.param(p, a, marks=[pytest.mark.slow] if tuple(a) in SLOW else [])
-                                        for p, a in ALL], ids=[f"{p}:{' '.join(a)[:60]}" for p, a in ALL])
+RUN = [(p, a) for p, a in ALL if tuple(a) not in ELSEWHERE]
+
+
+@pytest.mark.parametrize("page, args", RUN, ids=[f"{p}:{' '.join(a)[:60]}" for p, a in RUN])
 def test_every_documented_command_runs(tmp_path, page, args):
     if "mymodule" in " ".join(args):
         policies = (ROOT / "docs" / "policies.md").read_text(encoding="utf-8")
