@@ -280,6 +280,11 @@ def _checks_section(res) -> list:
     return L + [""]
 
 
+def _whole(v):
+    """A rule's value as written: 5, not 5.0 (a CSV read back turns a column of integers into floats)."""
+    return int(v) if isinstance(v, float) and v.is_integer() else v
+
+
 def _sensitivity_lines(sens) -> list:
     """The smallest change of a real rule that trips each check (``play.sensitivity_rows``)."""
     if sens is None or sens.empty:
@@ -296,10 +301,10 @@ def _sensitivity_lines(sens) -> list:
         iv = f"{_iv(r['estimate'], r['ci_low'], r['ci_high'], 'share')} | {int(r['n']):,} |"
         if not r["rule"]:
             L.append(f"| `{r['check']}` | {r['policy']} | {r['players']} | none within the steps tried (closest: "
-                     f"{r['closest']} = {r['value']}) | – | {iv}")
+                     f"{r['closest']} = {_whole(r['value'])}) | – | {iv}")
             continue
-        L.append(f"| `{r['check']}` | {r['policy']} | {r['players']} | {r['rule']} = {r['value']} ({r['rules']}) | "
-                 f"{int(r['step'])} | {iv}")
+        L.append(f"| `{r['check']}` | {r['policy']} | {r['players']} | {r['rule']} = {_whole(r['value'])} "
+                 f"({r['rules']}) | {int(r['step'])} | {iv}")
     return L
 
 
