@@ -171,6 +171,7 @@ def kill_and_resume(out: Path, plan, uninterrupted: str):
     check_whole(out, uninterrupted)
 
 
+@pytest.mark.slow      # three kills and a resume (the Ctrl-C test below resumes in make test)
 def test_killed_several_times_and_resumed_gives_the_uninterrupted_tables(tmp_path, uninterrupted):
     rng = random.Random(20240611)
     # at random moments: during start-up, then mid-batch twice

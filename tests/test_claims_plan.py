@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 from lostcards.analysis.claims.data import QUICK, STANDARD
@@ -26,6 +27,7 @@ def _report(out):
     return pd.read_csv(out / "claims.csv", keep_default_na=False), md, tips, man
 
 
+@pytest.mark.slow      # two quick reports, one beside three CPU-bound processes
 def test_the_same_report_under_a_competing_cpu_load(tmp_path):
     quiet = _report(tmp_path / "quiet")
     burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3)]

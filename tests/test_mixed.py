@@ -23,6 +23,7 @@ from lostcards.run.bridge import Bridged, prepare
 # the spec each registered numba policy is tested with (a small search budget keeps it quick)
 SPEC = {"search": "search:iterations=150"}
 NUMBA = [n for n in names() if resolve(n).kernel is not None]
+SLOW_BOTS = {"improve", "learned-mc"}     # play-outs at every decision: make test-slow
 ROUNDS = {1: 3, 2: 3, 4: 2}
 SEED = 7
 
@@ -40,7 +41,7 @@ def _bridged_rounds(r, pols, n, seed=SEED, first=-1):
 
 
 @pytest.mark.parametrize("players", [1, 2, 4])
-@pytest.mark.parametrize("name", NUMBA)
+@pytest.mark.parametrize("name", [pytest.param(n, marks=[pytest.mark.slow] if n in SLOW_BOTS else []) for n in NUMBA])
 def test_each_numba_policy_plays_through_the_bridge_as_in_the_engine(name, players):
     r = rules("expeditions", players=players)
     p = resolve(_spec(name))

@@ -304,6 +304,7 @@ def test_experiment_cells_change_one_thing_at_a_time():
             assert moved == set(ch["params"]), c["cell"]
 
 
+@pytest.mark.slow      # a whole small rule-tweaks report (test_rule_tweaks.py checks one in make test)
 def test_experiment_runs_and_writes_its_report(tmp_path):
     res = CliRunner().invoke(main, ["rule-tweaks", "--out", str(tmp_path), "--rounds", "60", "--seed", "1",
                                     "--depth-deals", "0", "--players", "2"])
