@@ -25,6 +25,15 @@ def _on_ctrl_c(signum, frame):
     raise KeyboardInterrupt
 
 
+def _flush() -> None:
+    """Flush stdout and stderr, whatever state they are in (closed, full, gone)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+
+
 def _last_moment(code: int) -> int:
     """The command is over: a Ctrl-C from here on no longer raises (an exception while Python shuts
     down kills it by the signal, with no line); one that came before the streams are flushed still
@@ -35,11 +44,7 @@ def _last_moment(code: int) -> int:
             signal.signal(signal.SIGINT, lambda signum, frame: late.append(signum))
         except ValueError:             # not the main thread (run() called from a thread)
             return code
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
+    _flush()
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     except ValueError:
@@ -70,11 +75,7 @@ def run():
         # Python kills itself with SIGINT at exit when an interrupt once went unhandled inside a C
         # extension's own Python call (during an import, say), whatever came after: exit here instead
         interrupted(say=False)
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                stream.flush()
-            except (OSError, ValueError):
-                pass
+        _flush()
         os._exit(code)
     sys.exit(code)
 
