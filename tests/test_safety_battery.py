@@ -11,6 +11,7 @@ Refused cases must leave BATCH, TOURNAMENT and REPORTS byte for byte as they wer
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -358,7 +359,8 @@ def _kill_and_rerun(args, where, after):
                          stderr=subprocess.DEVNULL, env=env(), start_new_session=True)
     time.sleep(after)
     early = p.poll() is None
-    os.killpg(p.pid, signal.SIGKILL)
+    with contextlib.suppress(ProcessLookupError):       # it ended first: `early` says so
+        os.killpg(p.pid, signal.SIGKILL)
     p.wait()
     res = subprocess.run([sys.executable, "-m", "lostcards", *map(str, args)], cwd=where, capture_output=True,
                          text=True, env=env(), timeout=600)
@@ -367,7 +369,8 @@ def _kill_and_rerun(args, where, after):
 
 @pytest.mark.slow      # three runs each: about 15 s apiece, so `make test-slow` (make test stays under 5 minutes)
 @pytest.mark.parametrize("args, files", [
-    (["tournament", "--policies", "random,greedy,expert", "--rounds", 3000, "--block", 500, "--bootstrap", 50],
+    (["tournament", "--policies", "random,greedy,expert", "--rounds", 80000, "--block", 500, "--bootstrap", 50,
+      "--fixed"],
      ["pairs.csv", "ratings.csv", "looks.csv"]),
     (["sweep", "--grid", "hand_size=5,6,7", "--policy", "greedy", "--opponents", "random", "--rounds", 30000,
       "--skill-rounds", 3000, "--no-progress"], ["metrics.csv", "diffs.csv", "flags.csv"]),
