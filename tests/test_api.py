@@ -59,6 +59,7 @@ def test_a_broken_entry_point_is_named_not_dropped(monkeypatch, capsys):
     import importlib.metadata
 
     from lostcards import policies
+    from lostcards.policies import registry
 
     class BrokenEP:
         name, value = "shiny", "shinybots:policy"
@@ -67,8 +68,8 @@ def test_a_broken_entry_point_is_named_not_dropped(monkeypatch, capsys):
             raise ImportError("No module named 'shinybots'")
 
     monkeypatch.setattr(importlib.metadata, "entry_points", lambda group=None: [BrokenEP()])
-    monkeypatch.setattr(policies, "_loaded", False)
-    monkeypatch.setattr(policies, "BROKEN", {})
+    monkeypatch.setattr(registry, "_loaded", False)
+    monkeypatch.setattr(registry, "BROKEN", {})
     policies.names()
     policies.names()
     err = capsys.readouterr().err

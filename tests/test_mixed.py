@@ -20,16 +20,15 @@ from lostcards.rules.ruleset import rules
 from lostcards.run import runner
 from lostcards.run.bridge import Bridged, prepare
 
-# the spec each registered numba policy is tested with (a small search budget keeps it quick)
-SPEC = {"search": "search:iterations=150"}
+# each registered numba policy, tested with its quick parameters (a small search budget keeps it quick)
 NUMBA = [n for n in names() if resolve(n).kernel is not None]
-SLOW_BOTS = {"improve", "learned-mc"}     # play-outs at every decision: make test-slow
+SLOW_BOTS = {n for n in NUMBA if resolve(n).slow and not resolve(n).quick}   # play-outs each decision: test-slow
 ROUNDS = {1: 3, 2: 3, 4: 2}
 SEED = 7
 
 
 def _spec(name):
-    return SPEC.get(name, name)
+    return resolve(name).quick_spec
 
 
 def _bridged_rounds(r, pols, n, seed=SEED, first=-1):

@@ -707,7 +707,7 @@ def _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend, rng
     return best
 
 
-from lostcards.policies import Choice, Float, Int, Policy, Switch, register  # noqa: E402
+from lostcards.policies.parameters import Choice, Float, Int, Policy, Switch  # noqa: E402
 
 PARAMETERS = {
     "invest": Choice({"normal": INV_NORMAL, "eager": INV_EAGER, "never": INV_NEVER, "hand": INV_HAND}),
@@ -730,7 +730,9 @@ PARAMETERS = {
     "pass_at": Float(PASS_PAYS_AT, -100, 1000, "pass=pays: what the best move must cost before a pass"),
     "ties": Choice({"random": TIES_RANDOM, "suit": TIES_SUIT}),
 }
-EXPERT = register(Policy(
+EXPERT = Policy(
     "expert", expert_policy, parameters=PARAMETERS,
     doc="expected-value heuristic: suit projections from the cards seen, safe discards, "
-        "denial draws, an endgame that counts the plays left"))
+        "denial draws, an endgame that counts the plays left",
+    compile_s=15.0, improvable=True)
+POLICIES = (EXPERT,)

@@ -200,12 +200,14 @@ def greedy_policy(obs, params, mem):
     return make_play(card, to, draw)
 
 
-from lostcards.policies import Choice, Float, Policy, register  # noqa: E402
+from lostcards.policies.parameters import Choice, Float, Policy  # noqa: E402
 
-GREEDY = register(Policy(
+GREEDY = Policy(
     "greedy", greedy_policy,
     parameters={"open": Float(1.0, 0, 10, "the share of the cost a suit's numbers in hand must reach to open it"),
                 "invest": Choice({"yes": 0, "no": 1}),
                 "ties": Choice({"random": 0, "suit": 1})},
     doc="casual heuristic: extend started expeditions, open a suit whose numbers in hand pay "
-        "its cost, else discard the least useful card; draws a pile only to extend"))
+        "its cost, else discard the least useful card; draws a pile only to extend",
+    compile_s=5.0, improvable=True)
+POLICIES = (GREEDY,)

@@ -56,7 +56,7 @@ def random_policy(obs, params, mem):
 
 
 
-from lostcards.policies import Policy, register  # noqa: E402
+from lostcards.policies.parameters import Policy  # noqa: E402
 
 
 def _python_twin(obs, stream):
@@ -64,5 +64,6 @@ def _python_twin(obs, stream):
     return twin(obs, stream)
 
 
-RANDOM = register(Policy("random", random_policy, doc="uniform among legal plays, then among legal draws",
-                         python=_python_twin))
+RANDOM = Policy("random", random_policy, doc="uniform among legal plays, then among legal draws",
+                python=_python_twin, compile_s=5.0, improvable=True)
+POLICIES = (RANDOM,)

@@ -51,8 +51,8 @@ from lostcards.engine.observation import (
     value_of,
 )
 from lostcards.numba_cache import jit
-from lostcards.policies import Float, Policy, register
 from lostcards.policies.expert import PARAMETERS, expert_policy
+from lostcards.policies.parameters import Float, Policy
 
 K_LEAD = len(PARAMETERS)          # the staller's own parameter, after expert's
 
@@ -115,9 +115,11 @@ def staller_policy(obs, params, mem):
     return make_play(card, TO_DISCARD, 1 + pile)
 
 
-STALLER = register(Policy(
+STALLER = Policy(
     "staller", staller_policy,
     parameters={**PARAMETERS,
                 "lead": Float(1.0, -1000, 1000, "points ahead on the board the side needs before it stalls")},
     doc="expert, but stalls (discards and draws off a discard pile) while its side is ahead on the board, "
-        "to end the round by the stall rule"))
+        "to end the round by the stall rule",
+    compile_s=15.0, improvable=True, test_rounds=20_000)
+POLICIES = (STALLER,)

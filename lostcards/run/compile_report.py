@@ -1,7 +1,7 @@
 """`lostcards bench --compile`: what a cold cache costs, entry point by entry point.
 
 A fresh process with an empty cache folder compiles, in order, the batch loop, each
-built-in numba policy's decider and the analysis kernels, and reports the CPU and wall
+registered numba policy's decider (``names()``) and the analysis kernels, and reports the CPU and wall
 seconds of each (an entry includes the engine functions it is the first to need, so the
 order is part of the reading).  Nothing in the user's own cache is touched.
 """
@@ -13,8 +13,6 @@ import subprocess
 import sys
 import tempfile
 
-POLICIES = ("random", "greedy", "expert", "staller", "search", "improve", "learned", "learned-mc")
-
 
 def _entries():
     """(name, Entry) of every entry point a command may compile, in the order a run meets them."""
@@ -22,10 +20,12 @@ def _entries():
     from lostcards.engine import batch
     from lostcards.engine.policy import decider_entry
     from lostcards.numba_cache import Entry
-    from lostcards.policies import resolve
+    from lostcards.policies import names, resolve
     out = [("batch loop", Entry(batch.play_chunk, batch.CHUNK_SIG, "the batch loop", 15.0))]
-    for name in POLICIES:
-        out.append((f"{name} decider", decider_entry(resolve(name).kernel, name)))
+    for name in names():
+        p = resolve(name)
+        if p.kernel is not None:
+            out.append((f"{name} decider", decider_entry(p.kernel, name, p.compile_s)))
     out.append(("analyze play-outs", Entry(margins, MARGINS_SIG, "the play-outs", 10.0)))
     out.append(("analyze search chooser", Entry(choose, CHOOSE_SIG, "the search's chooser", 10.0)))
     return out

@@ -157,7 +157,7 @@ def reference_policies(r: Ruleset, a: Policy, b: Policy) -> list:
     bridged (compiled first, with the usual notice)."""
     from lostcards.run.bridge import prepare as prepare_bridge
     from lostcards.run.bridge import python_policy
-    prepare_bridge([a, b][:r.sides], ABOUT)
+    prepare_bridge([a, b][:r.sides], about([a, b]))
     return [python_policy(p) for p in (a, b)][:r.sides]
 
 
@@ -173,16 +173,17 @@ def prepare(a: Policy, b: Policy) -> float:
     from lostcards.numba_cache import Entry, compile_all
     if a.kernel is None or b.kernel is None:     # a plain-Python policy plays on the reference engine,
         from lostcards.run.bridge import prepare as prepare_bridge
-        return prepare_bridge([a, b], ABOUT)     # a numba one beside it through the bridge
+        return prepare_bridge([a, b], about([a, b]))     # a numba one beside it through the bridge
     entries = [Entry(loops.play_chunk, loops.CHUNK_SIG, "the batch loop", 15.0)]
     for p in (a, b) if a.kernel is not b.kernel else (a,):
         if p.kernel is not None:
-            entries.append(decider_entry(p.kernel, p.name, ABOUT.get(p.name, 10.0)))
+            entries.append(decider_entry(p.kernel, p.name, p.compile_s))
     return compile_all(entries)
 
 
-ABOUT = {"random": 5.0, "greedy": 5.0, "expert": 15.0, "staller": 15.0, "search": 30.0, "improve": 20.0,
-         "learned": 5.0, "learned-mc": 10.0}   # first guesses (the cache remembers what each took)
+def about(policies) -> dict:
+    """Each policy's first guess of its compile seconds (its ``compile_s``; the cache remembers what it took)."""
+    return {p.name: p.compile_s for p in policies}
 
 
 def _run(r, a, b, seed, start, ids, n, first, nt, chunks, out_round, out_seat, out_suit, out_side,

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from lostcards.errors import PolicyError
-from lostcards.policies import Choice, Float, Int, Policy, register, resolve
+from lostcards.policies import Choice, Float, Int, Policy, bases, resolve
 from lostcards.policies.improve.decision import improve_policy
 
-BASES = ("expert", "greedy", "random", "staller", "search")
+BASES = bases(first="expert")
 PARAMETERS = {
     "k": Int(128, 0, 256, "determinizations a decision, shared by every candidate (the reproducible "
                          "budget; below 2: the base's own move)"),
@@ -67,9 +67,11 @@ def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0) -> Improv
                     (float(k), float(z), float(seconds), 0.0), doc=IMPROVE.doc, base=b)
 
 
-IMPROVE = register(Improved(
+IMPROVE = Improved(
     "improve", improve_policy, PARAMETERS,
     doc="a policy-improvement step around a base policy: its move unless another beats it on "
-        "k shared determinizations played out by the base (by z standard errors)"))
+        "k shared determinizations played out by the base (by z standard errors)",
+    compile_s=20.0, slow=True)
+POLICIES = (IMPROVE,)
 
 __all__ = ["BASES", "IMPROVE", "Improved", "PARAMETERS", "improved"]

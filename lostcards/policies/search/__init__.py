@@ -7,7 +7,7 @@ has seen (``determinize``), descends a tree over the seat's own moves
 (``tree``), plays the round out with a cheap greedy rule (``playout``) and backs
 up the side's margin.  ``policy`` is the decision; docs/search.md the guide.
 """
-from lostcards.policies import Float, Int, Policy, register
+from lostcards.policies import Float, Int, Policy
 from lostcards.policies.search.policy import ismcts_policy
 
 PARAMETERS = {
@@ -15,9 +15,11 @@ PARAMETERS = {
     "seconds": Float(0.0, 0, 3600, "wall-clock limit a decision (0: none); machine-dependent"),
     "c": Float(0.5, 0, 100, "UCB exploration constant (rewards are margins / 100 points)"),
 }
-ISMCTS = register(Policy(
+ISMCTS = Policy(
     "search", ismcts_policy, parameters=PARAMETERS,
     doc="information-set MCTS: determinizations of the hidden cards, UCB over own moves, "
-        "greedy play-outs on the rules core"))
+        "greedy play-outs on the rules core",
+    compile_s=30.0, improvable=True, slow=True, quick="iterations=150")
+POLICIES = (ISMCTS,)
 
 __all__ = ["ISMCTS", "PARAMETERS", "ismcts_policy"]
