@@ -106,7 +106,7 @@ def parse_grid(items) -> dict:
             raise SweepError(f"--grid {name}: unknown rule parameter (known: {', '.join(PARAMETERS)})")
         if name in grid:
             raise SweepError(f"--grid {name} is given twice: put all its values in one --grid")
-        kind = PARAMETERS[name][0]
+        kind = PARAMETERS[name].kind
         if kind == "ints":
             raw = [t.strip() for t in text.split(";")]
         else:

@@ -49,6 +49,7 @@ from lostcards.engine.state import (
 )
 from lostcards.numba_cache import jit
 from lostcards.rules.cards import SLOTS, deck_codes
+from lostcards.rules.parameters import obs_values
 
 _I = np.int64
 
@@ -188,14 +189,8 @@ def _signed(w: int) -> int:
 
 
 def obs_rules_words(r) -> tuple:
-    nums = sum(1 << (n + 1) for n in r.numbers)
-    extra = sum(1 << (n + 1) for n in r.extra_low)
-    w1 = OBS_RULES.pack(suits=r.suits, players=r.players, investments=r.investments,
-                        hand_size=r.hand_size, cost=r.cost, bonus_cards=r.bonus_cards,
-                        bonus_points=r.bonus_points, pass_min=r.pass_min_hand,
-                        pass_twice=int(r.pass_twice))
-    w2 = OBS_RULES2.pack(stall_limit=r.stall_limit, turn_cap=r.turn_cap, numbers=nums, extra=extra)
-    return w1, w2
+    """The observation's two rules words of a ruleset (laid out by rules/parameters.py)."""
+    return OBS_RULES.pack(**obs_values("rules", r)), OBS_RULES2.pack(**obs_values("rules2", r))
 
 
 def rules_block(r) -> np.ndarray:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import namedtuple
 
 from lostcards.rules.cards import SLOTS
+from lostcards.rules.parameters import obs_fields
 
 CARD_WORDS = 2              # a card set: suits 0-4, then suit 5
 LO_SUITS = 5                # suits held in word 0
@@ -231,23 +232,8 @@ TOTALS = Fields("totals", [("side0", 31, "match total of side 0 before this roun
                            ("side1", 31, "match total of side 1")], signed=("side0", "side1"))
 
 # the observation's words
-OBS_RULES = Fields("rules", [
-    ("suits", 3, "suits in play (letters in the family's order)"),
-    ("players", 3, "1, 2 or 4"),
-    ("investments", 2, "investment cards a suit (J, Q, K)"),
-    ("hand_size", 5, "cards dealt to each seat"),
-    ("cost", 10, "what an opened expedition owes"),
-    ("bonus_cards", 5, "cards an expedition needs for the bonus"),
-    ("bonus_points", 10, "the bonus"),
-    ("pass_min", 6, "4 players: the hand a pass needs"),
-    ("pass_twice", 1, "1 if a seat may pass on two of its turns in a row"),
-])
-OBS_RULES2 = Fields("rules2", [
-    ("stall_limit", 10, "stall turns per player that end the round (0: no limit)"),
-    ("turn_cap", 17, "turns after which a round is capped (0: none)"),
-    ("numbers", 12, "slot mask of the number cards (slot n + 1 for number n)"),
-    ("extra", 12, "slot mask of extra_low: the numbers with a second copy when 4 play"),
-])
+OBS_RULES = Fields("rules", obs_fields("rules"))      # the ruleset, as rules/parameters.py lays it out
+OBS_RULES2 = Fields("rules2", obs_fields("rules2"))
 INFO = Fields("info", [
     ("seat", 2, "the seat this observation belongs to (the seat to move)"),
     ("side", 1, "its side"),

@@ -12,6 +12,7 @@ from numbers import Integral
 
 from lostcards.errors import RulesError
 from lostcards.rules.cards import FAMILY_LETTERS, SLOTS, deck_codes
+from lostcards.rules.parameters import PARAMETERS
 
 
 @dataclass(frozen=True)
@@ -74,31 +75,16 @@ class Ruleset:
         return self.preset + "(" + ", ".join(f"{k}={format_value(v)}" for k, v in over.items()) + ")"
 
     def params(self):
-        """The ruleset as a small int64 array for the numba engine (layout: P_* below)."""
+        """The ruleset as a small int64 array: a key for it, and a sweep cell's ``params`` record
+        (``NUMBERED``, a slot mask for a list, then the deck's size and the count of numbers)."""
         import numpy as np  # here, so that `import lostcards` needs no numpy
-        p = np.zeros(P_LEN, dtype=np.int64)
-        p[P_SUITS] = self.suits
-        p[P_INVESTMENTS] = self.investments
-        p[P_HAND] = self.hand_size
-        p[P_COST] = self.cost
-        p[P_BONUS_CARDS] = self.bonus_cards
-        p[P_BONUS_POINTS] = self.bonus_points
-        p[P_STALL] = self.stall_limit
-        p[P_PASS_MIN] = self.pass_min_hand
-        p[P_PASS_TWICE] = int(self.pass_twice)
-        p[P_TURN_CAP] = self.turn_cap
-        p[P_PLAYERS] = self.players
-        p[P_NUMBERS_MASK] = sum(1 << (n + 1) for n in self.numbers)
-        p[P_EXTRA_MASK] = sum(1 << (n + 1) for n in self.extra_low)
-        p[P_DECK] = self.deck_size
-        p[P_NUMBERS] = len(self.numbers)
-        return p
+        vals = [PARAMETERS[n].obs_value(getattr(self, n)) for n in NUMBERED]
+        return np.array([*vals, self.deck_size, len(self.numbers)], dtype=np.int64)
 
 
-# Layout of Ruleset.params(): indices into the int64 parameter array.
-(P_SUITS, P_INVESTMENTS, P_HAND, P_COST, P_BONUS_CARDS, P_BONUS_POINTS, P_STALL,
- P_PASS_MIN, P_PASS_TWICE, P_TURN_CAP, P_PLAYERS, P_NUMBERS_MASK, P_EXTRA_MASK,
- P_DECK, P_NUMBERS, P_LEN) = range(16)
+# the order of Ruleset.params() (sweep cells record it; keep it)
+NUMBERED = ("suits", "investments", "hand_size", "cost", "bonus_cards", "bonus_points", "stall_limit",
+            "pass_min_hand", "pass_twice", "turn_cap", "players", "numbers", "extra_low")
 
 
 def format_value(v) -> str:
@@ -113,25 +99,6 @@ PRESETS = {
     "lost-cities": Ruleset(preset="lost-cities", suits=5, hand_size=8, bonus_cards=8,
                            stall_limit=0, pass_min_hand=8, pass_twice=True, turn_cap=2000),
 }
-
-# name -> (kind, one-line meaning); the order is SPEC §1's.
-PARAMETERS = {
-    "suits": ("int", "how many suits (expeditions 1-4: C D H S; lost-cities 1-6: Y B W G R P)"),
-    "numbers": ("ints", "the number cards of a suit, distinct values in 2..10"),
-    "investments": ("int", "investment cards per suit, 0..3 (J, Q, K)"),
-    "hand_size": ("int", "cards dealt to each seat, 1..30, leaving a draw pile"),
-    "cost": ("int", "what an opened expedition owes, 0..1000"),
-    "bonus_cards": ("int", "cards an expedition needs for the bonus, 1..numbers+investments"),
-    "bonus_points": ("int", "the bonus, 0..1000"),
-    "stall_limit": ("int", "stall turns in a row per player that end the round, 0..1000 (0 = none)"),
-    "extra_low": ("ints", "with 4 players, numbers that get a second copy (a subset of numbers)"),
-    "pass_min_hand": ("int", "with 4 players, the hand a pass needs, 3..60"),
-    "pass_twice": ("bool", "a seat may pass on two of its own turns in a row"),
-    "turn_cap": ("int", "hard stop in turns, 0..100000 (0 = none; needed when stall_limit is 0)"),
-    "players": ("int", "1, 2 or 4"),
-    "rounds": ("int", "rounds in a match, 1 or 3"),
-}
-
 
 INT_TEXT = re.compile(r"[+-]?[0-9]+")
 MAX_DIGITS = 30
@@ -177,11 +144,11 @@ def check_int(what: str, value, lo: int, hi: int | None, why: str = "", error=Ru
 
 
 def _as_int(name, value):
-    return parse_int(value, name, PARAMETERS[name][1])
+    return parse_int(value, name, PARAMETERS[name].meaning)
 
 
 def _as_ints(name, value):
-    meaning = PARAMETERS[name][1]
+    meaning = PARAMETERS[name].meaning
     if isinstance(value, str):
         text = value.replace(" ", "")
         parts = [p for p in text.split(",") if p]
@@ -218,7 +185,7 @@ def convert(name: str, value):
     """One parameter's value from text or a Python value (``"2..8"`` -> ``(2, ..., 8)``); RulesError if it is none."""
     if name not in PARAMETERS:
         raise RulesError(f"unknown rule parameter {name!r} (known: {', '.join(PARAMETERS)})")
-    return _CONVERT[PARAMETERS[name][0]](name, value)
+    return _CONVERT[PARAMETERS[name].kind](name, value)
 
 
 def parse_overrides(items, option: str = "--set") -> dict:
@@ -262,7 +229,7 @@ def make_rules(base: Ruleset, overrides: dict) -> Ruleset:
     for name, value in overrides.items():
         if name not in PARAMETERS:
             raise RulesError(f"unknown rule parameter {name!r} (known: {', '.join(PARAMETERS)})")
-        values[name] = _CONVERT[PARAMETERS[name][0]](name, value)
+        values[name] = _CONVERT[PARAMETERS[name].kind](name, value)
     if "numbers" in values and "extra_low" not in values:
         # fewer numbers: the extra copies follow them rather than refuse the tweak
         values["extra_low"] = tuple(n for n in base.extra_low if n in values["numbers"])
@@ -276,29 +243,36 @@ def _check(ok, name, allowed, value):
         raise RulesError(f"{name} = {shorten(format_value(value))} is not allowed: {allowed}")
 
 
-def validate(r: Ruleset) -> None:
-    """Refuse a ruleset that makes no sense, naming the first bad parameter."""
-    max_suits = len(FAMILY_LETTERS[r.preset])
-    _check(1 <= r.suits <= max_suits, "suits", f"1..{max_suits} for the {r.preset} family", r.suits)
-    _check(len(r.numbers) >= 1 and all(2 <= n <= 10 for n in r.numbers)
-           and len(set(r.numbers)) == len(r.numbers), "numbers",
-           "one or more distinct values in 2..10", r.numbers)
+def _suits(r):
+    most = len(FAMILY_LETTERS[r.preset])
+    _check(1 <= r.suits <= most, "suits", f"1..{most} for the {r.preset} family", r.suits)
+
+
+def _numbers(r):
+    p = PARAMETERS["numbers"]
+    _check(len(r.numbers) >= 1 and p.ok(r.numbers) and len(set(r.numbers)) == len(r.numbers), "numbers",
+           p.says(), r.numbers)
     object.__setattr__(r, "numbers", tuple(sorted(r.numbers)))
-    _check(0 <= r.investments <= 3, "investments", "0..3", r.investments)
-    _check(0 <= r.cost <= 1000, "cost", "0..1000", r.cost)
+
+
+def _bonus_cards(r):
     most = len(r.numbers) + r.investments
     _check(1 <= r.bonus_cards <= most, "bonus_cards", f"1..{most} (numbers + investments)", r.bonus_cards)
-    _check(0 <= r.bonus_points <= 1000, "bonus_points", "0..1000", r.bonus_points)
-    _check(0 <= r.stall_limit <= 1000, "stall_limit", "0..1000 (0 = no limit)", r.stall_limit)
+
+
+def _extra_low(r):
     _check(len(set(r.extra_low)) == len(r.extra_low) and set(r.extra_low) <= set(r.numbers),
-           "extra_low", "distinct values among the numbers", r.extra_low)
+           "extra_low", PARAMETERS["extra_low"].says(), r.extra_low)
     object.__setattr__(r, "extra_low", tuple(sorted(r.extra_low)))
-    _check(3 <= r.pass_min_hand <= 60, "pass_min_hand", "3..60", r.pass_min_hand)
-    _check(0 <= r.turn_cap <= 100000, "turn_cap", "0..100000 (0 = none)", r.turn_cap)
+
+
+def _turn_cap(r):
+    _check(PARAMETERS["turn_cap"].ok(r.turn_cap), "turn_cap", PARAMETERS["turn_cap"].says(), r.turn_cap)
     _check(not (r.stall_limit == 0 and r.turn_cap == 0), "turn_cap",
            "at least 1 when stall_limit is 0 (a round might never end)", r.turn_cap)
-    _check(r.players in (1, 2, 4), "players", "1, 2 or 4", r.players)
-    _check(r.rounds in (1, 3), "rounds", "1 or 3", r.rounds)
+
+
+def _hand_size(r):
     n = r.deck_size
     if r.players == 1:
         half = n // 2
@@ -308,6 +282,21 @@ def validate(r: Ruleset) -> None:
         most = min(30, (n - 1) // r.players)
         _check(1 <= r.hand_size <= most, "hand_size",
                f"1..{most} ({r.players} hands must leave a draw pile from {n} cards)", r.hand_size)
+
+
+# what a parameter's own range cannot say; hand_size is checked last (it needs the deck: every other parameter)
+_FURTHER = {"suits": _suits, "numbers": _numbers, "bonus_cards": _bonus_cards, "extra_low": _extra_low,
+            "turn_cap": _turn_cap, "hand_size": lambda r: None}
+
+
+def validate(r: Ruleset) -> None:
+    """Refuse a ruleset that makes no sense, naming the first bad parameter (in the table's order)."""
+    for name, p in PARAMETERS.items():
+        if name in _FURTHER:
+            _FURTHER[name](r)
+        else:
+            _check(p.ok(getattr(r, name)), name, p.says(), getattr(r, name))
+    _hand_size(r)
     _check(r.suits * SLOTS <= 72, "suits", "at most 6", r.suits)
 
 
@@ -318,9 +307,9 @@ def rules(preset: str = "expeditions", **overrides) -> Ruleset:
     8
     """
     for name, value in overrides.items():     # the Python API takes values, not their text (as play() does)
-        if isinstance(value, str) and name in PARAMETERS and PARAMETERS[name][0] != "ints":
-            raise RulesError(f"{name} = {shorten(repr(value))} is not allowed: {PARAMETERS[name][1]} "
-                             f"({'true or false' if PARAMETERS[name][0] == 'bool' else 'an int'}, not text)")
+        if isinstance(value, str) and name in PARAMETERS and PARAMETERS[name].kind != "ints":
+            raise RulesError(f"{name} = {shorten(repr(value))} is not allowed: {PARAMETERS[name].meaning} "
+                             f"({'true or false' if PARAMETERS[name].kind == 'bool' else 'an int'}, not text)")
     return text_rules(preset, overrides)
 
 
@@ -351,7 +340,7 @@ def from_record(value, players: int) -> Ruleset:
         for k, v in value.items():
             if k not in PARAMETERS:
                 raise RulesError(f"unknown rule parameter {k!r} in the record's rules")
-            kind = PARAMETERS[k][0]
+            kind = PARAMETERS[k].kind
             if kind == "ints" and (not isinstance(v, list)
                                    or any(isinstance(x, bool) or not isinstance(x, int) for x in v)):
                 raise RulesError(f"rules.{k} must be a list of integers, got {v!r}")
