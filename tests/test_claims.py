@@ -74,7 +74,8 @@ def test_verdicts_follow_from_the_interval_and_the_region(csv):
 
 def test_every_claim_every_table_a_figure_a_section_and_a_tip(quick, csv):
     mods = load_experiments()
-    assert len(mods) == 10
+    from lostcards.analysis.claims.loader import experiments_dir
+    assert len(mods) == len([p for p in experiments_dir().glob("*.py") if not p.name.startswith("_")]) > 0
     md = (quick / "claims.md").read_text()
     tips = (quick / "tips.md").read_text()
     for cid, mod in mods.items():

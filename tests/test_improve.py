@@ -72,14 +72,13 @@ def test_spec_parameters_and_any_base():
 
 
 def test_seconds_budget_is_a_cap():
-    import time
+    """A budget of 1 ms a decision still plays a whole legal round, and it changes no move when it is
+    never reached (k=4 is done long before an hour)."""
     r = lostcards.rules("expeditions", players=2)
-    tight = "improve:k=256,seconds=0.001"
-    play(r, tight, "expert", 1, 1)          # compile
-    t = time.perf_counter()
-    info = play(r, tight, "expert", 1, 2, threads=1).round_info
+    info = play(r, "improve:k=256,seconds=0.001", "expert", 1, 2, threads=1).round_info
     assert info[0, 2] >= 0
-    assert time.perf_counter() - t < 20
+    loose = play(r, "improve:k=4,seconds=3600", "expert", 3, 2, threads=1).round_info
+    assert (loose == play(r, "improve:k=4", "expert", 3, 2, threads=1).round_info).all()
 
 
 def test_analyze_and_improve_share_the_play_outs():

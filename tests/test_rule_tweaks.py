@@ -40,8 +40,8 @@ def test_each_control_gives_the_verdict_it_declares(small, t, control):
 
 def test_the_deciding_rows_and_their_simultaneous_level():
     m = deciding_count()
-    assert m == 34 == sum(len([p for p in t.players]) * len(t.where) for s in STATEMENTS for t in s.tweaks)
-    assert simultaneous_level(m) == pytest.approx(1 - 0.05 / 34)
+    assert m == sum(len([p for p in t.players]) * len(t.where) for s in STATEMENTS for t in s.tweaks) > 0
+    assert simultaneous_level(m) == pytest.approx(1 - 0.05 / m)
     assert deciding_count((2,)) < m and all(d for *_, d in planned()[:1])
 
 
@@ -73,7 +73,8 @@ def test_every_number_of_rule_tweaks_md_is_in_its_csv(report):
 def test_each_deciding_row_names_the_control_that_turns_it(report):
     csv = pd.read_csv(report / "rule-tweaks.csv", low_memory=False, keep_default_na=False)
     rows = csv[(csv["kind"] == "statement") & (csv["decides"].astype(str).str.lower() == "true")]
-    assert len(rows) == 34 and all(float(x) == pytest.approx(1 - 0.05 / 34) for x in rows["level"])
+    m = deciding_count()
+    assert len(rows) == m and all(float(x) == pytest.approx(1 - 0.05 / m) for x in rows["level"])
     for r in rows.itertuples():
         if r.verdict in (HOLDS, *FAILING):
             other = FAILS if r.verdict == HOLDS else HOLDS

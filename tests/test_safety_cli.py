@@ -55,8 +55,8 @@ def test_finding_12_ctrl_c_while_starting_is_one_line_and_130(tmp_path, after):
     """Finding 12: Ctrl-C in the first second (imports) gave a traceback and exit -2."""
     code, out, err, _ = interrupt(["simulate", "--rounds", 1000, "--no-progress", "--out", tmp_path / "b"], tmp_path,
                                   after)
-    if code == 0:        # the machine was quick: it was done before the signal came
-        return
+    if code == 0:        # the machine was quick: it was done before the signal came, so nothing was tested
+        pytest.skip(f"the command finished before Ctrl-C at {after} s")
     one_line((code, out, err), EXIT_INTERRUPTED, "interrupted")
 
 

@@ -8,8 +8,8 @@ build theirs), so no offset is ever chained by hand:
 - ``Fields``: one int64 word split into bit fields, each ``bits`` wide
   (the packed words: a move, a seat's counters, the observation's ``info``).
 
-``describe`` turns a block or a word back into a dict that names every piece,
-so tests and debugging never read raw offsets.
+``Block.split`` and ``Fields.unpack`` turn a block or a word back into a dict that
+names every piece, so tests and debugging never read raw offsets.
 
 Card sets are two words: word 0 holds suits 0-4 (bit = card code,
 ``suit * 12 + slot``, as in ``cards.py``), word 1 holds suit 5 (bit = code - 60).

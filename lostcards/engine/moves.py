@@ -188,7 +188,7 @@ def turn_record(m: int, rules) -> dict:
 
 
 def from_turn_record(turn: dict, rules) -> int:
-    """The move of a well-formed record turn (records.py validates turns first)."""
+    """The move of a well-formed record turn (records/format.py validates turns first)."""
     if "pass" in turn:
         a, b = (parse_card(c, rules) for c in turn["pass"])
         return encode_pass(a, b)
