@@ -51,3 +51,11 @@ def test_invest_hand_and_bonus_from():
     deep = lambda spec: (_expeditions(spec).cards >= R2.bonus_cards).mean()  # noqa: E731
     assert deep("expert:bonus_from=4") < deep("expert") - 0.02
     assert np.isfinite(deep("expert"))
+
+
+def test_pass_pays_passes():
+    """pass=pays is not a no-op: with 4 players it passes more than pass=on (the rounds differ)."""
+    r = rules("expeditions", players=4)
+    on = play(r, "expert", "expert", rounds=200, seed=3, first=-1)
+    pays = play(r, "expert:pass=pays", "expert:pass=pays", rounds=200, seed=3, first=-1)
+    assert (on.round_info != pays.round_info).any()
