@@ -13,6 +13,7 @@ do).  When a change is meant to alter play, regenerate them and read the diff:
 from __future__ import annotations
 
 import sys
+from itertools import zip_longest
 from pathlib import Path
 
 import pytest
@@ -87,11 +88,11 @@ def test_a_round_plays_as_its_playthrough_says(name):
     want = (HERE / f"{name}.txt").read_text()
     got = playthrough(name)
     if got != want:
-        first = next(i for i, (x, y) in enumerate(zip(got.splitlines(), want.splitlines())) if x != y) \
-            if got.splitlines()[:len(want.splitlines())] != want.splitlines() else len(want.splitlines())
-        pytest.fail(f"{name}: line {first + 1} differs from tests/playthroughs/{name}.txt "
-                    "(if the change is meant, regenerate: .venv/bin/python tests/test_playthroughs.py):\n"
-                    f"  file: {(want.splitlines() + [''])[first]}\n  now:  {(got.splitlines() + [''])[first]}")
+        pairs = list(zip_longest(want.splitlines(), got.splitlines(), fillvalue="(nothing)"))
+        k = next(i for i, (x, y) in enumerate(pairs) if x != y)
+        pytest.fail(f"{name}: line {k + 1} differs from tests/playthroughs/{name}.txt (if the change is meant, "
+                    f"regenerate: .venv/bin/python tests/test_playthroughs.py):\n  file: {pairs[k][0]}\n"
+                    f"  now:  {pairs[k][1]}")
 
 
 def test_every_playthrough_file_is_a_case():
