@@ -8,12 +8,12 @@ silence).  The edits are made in a copy of the package.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from package_copy import copy_package
 
 from lostcards import numba_cache
 from lostcards.numba_cache import PACKAGE, sources
@@ -56,16 +56,7 @@ def test_the_stamp_is_the_sources_contents(tmp_path):
 @pytest.fixture(scope="module")
 def package_copy(tmp_path_factory):
     """A copy of the package with a cache of its own, warmed by a first command: (top, run, scores)."""
-    top = tmp_path_factory.mktemp("copy")
-    shutil.copytree(PACKAGE, top / "lostcards", ignore=shutil.ignore_patterns("__pycache__"))
-    env = {"PYTHONPATH": str(top), "LOSTCARDS_NUMBA_CACHE": str(tmp_path_factory.mktemp("cache")),
-           "PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"}
-
-    def run(*args):
-        res = subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env, timeout=600, cwd=top)
-        assert res.returncode == 0, res.stderr
-        return res
-
+    top, run = copy_package(tmp_path_factory)
     cold = run("-m", "lostcards", "simulate", "--rounds", "20", "--no-progress", "--out", str(top / "a"))
     notice = [ln for ln in cold.stderr.splitlines() if "compiling" in ln]
     # the first command says once, before compiling, what it compiles and roughly how long

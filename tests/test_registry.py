@@ -8,12 +8,10 @@ not the registry's (an edit of the registry's text recompiles no bot).
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from package_copy import copy_package
 
 from lostcards.numba_cache import PACKAGE, sources
 from lostcards.policies import bases, names, resolve
@@ -65,16 +63,10 @@ print(json.dumps(out))
 @pytest.fixture(scope="module")
 def package_copy(tmp_path_factory):
     """A copy of the package (no caches) and a way to run Python in it: (top, run)."""
-    top = tmp_path_factory.mktemp("copy")
-    shutil.copytree(PACKAGE, top / "lostcards", ignore=shutil.ignore_patterns("__pycache__"))
-    env = {"PYTHONPATH": str(top), "LOSTCARDS_NUMBA_CACHE": str(tmp_path_factory.mktemp("cache")),
-           "PATH": "/usr/bin:/bin", "PYTHONUNBUFFERED": "1"}
+    top, python = copy_package(tmp_path_factory, timeout=300)
 
     def run(code, *args):
-        res = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
-                             timeout=300, cwd=top)
-        assert res.returncode == 0, res.stderr
-        return json.loads(res.stdout.strip().splitlines()[-1])
+        return json.loads(python("-c", code, *args).stdout.strip().splitlines()[-1])
     return top, run
 
 
