@@ -41,12 +41,25 @@ def commands(page: Path) -> list[list[str]]:
     return out
 
 
+def _plays_out(args: list[str]) -> bool:
+    """A bot of the command's --policies plays games out at every decision (its ``slow`` fact)."""
+    from lostcards.errors import PolicyError
+    from lostcards.policies import resolve, split_policies
+    for prev, a in zip(["", *args], args):
+        if prev == "--policies":
+            try:
+                return any(resolve(p).slow for p in split_policies(a))
+            except PolicyError:         # a user's module of the page (mymodule:...), written in the test's folder
+                return False
+    return False
+
+
 def shrink(args: list[str]) -> list[str]:
     n = SMALL.get(args[0])
     if n is None:
         return args
-    if any("search" in a for a in args):
-        n = 2 if args[0] == "simulate" else 4       # search: about a second a round
+    if any("search" in a for a in args) or _plays_out(args):
+        n = 2 if args[0] == "simulate" else 4       # search, improve, learned-mc: about a second a round
     args = [str(n) if prev == "--rounds" else a for prev, a in zip(["", *args], args)]
     if "--rounds" not in args:
         args += ["--rounds", str(n)]
