@@ -82,7 +82,10 @@ def serve(port, host, allow_remote, no_browser, records, bots):
     if not no_browser:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     try:
-        server.run(sockets=[sock])
+        server.run(sockets=[sock])      # Ctrl-C: uvicorn finishes the requests under way, then stops
+    except KeyboardInterrupt:
+        click.echo(f"lostcards serve: stopped; the rounds' records are in {records}")
+        raise                            # exit status 130, as every command's Ctrl-C
     finally:
         sock.close()
     click.echo(f"lostcards serve: stopped; the rounds' records are in {records}")

@@ -26,9 +26,9 @@ def hint(rnd, seat: int, samples: int, seed: int) -> dict:
     from lostcards.numba_cache import Entry, compile_all
     from lostcards.policies import resolve
     from lostcards.policies.improve.native import decide_address
+    from lostcards.rules.streams import Stream
     from lostcards.run.bridge import prepare, python_policy
     from lostcards.run.threads import call
-    from lostcards.rules.streams import Stream
 
     rules = rnd.rules
     bot = resolve(HINT_BOT)

@@ -334,7 +334,7 @@ class Rooms:
     def sweep_locked(self) -> None:
         """Close the rooms idle over `ttl` (their records stay on disk)."""
         now = time.monotonic()
-        for rid in [k for k, r in self.rooms.items() if now - r.touched > self.ttl and not r.lock.locked()]:
+        for rid in [k for k, r in self.rooms.items() if now - r.touched > self.ttl and r.status != "preparing"]:
             del self.rooms[rid]
 
     def _free(self, stem: str) -> Path:
