@@ -243,6 +243,17 @@ def test_the_bots_play_as_in_the_terminal(client, tmp_path):
     assert s.play() and s.record == rec
 
 
+def test_a_cold_compile_is_announced_on_the_page(client, monkeypatch):
+    from lostcards.numba_cache import Entry
+    from lostcards.policies import resolve
+    from lostcards.web.rooms import compile_notice
+    new_room(client, players=2, seed=1, against="expert")       # compiled (or loaded) now
+    assert compile_notice([resolve("expert")]) is None
+    monkeypatch.setattr(Entry, "ready", property(lambda self: False))      # as on a fresh install
+    assert "the expert policy" in compile_notice([resolve("expert")])
+    assert compile_notice([]) is None                                   # solitaire: no bot to compile
+
+
 def test_rooms_are_kept_apart_and_expire(tmp_path):
     app = create_app(records=tmp_path, ttl=3600)
     with TestClient(app, base_url=BASE) as c:
@@ -271,6 +282,22 @@ def test_four_players_with_a_pass(client):
                                          json={"seat": 0, "turn": v2["turn"], "line": line}), 422)
         assert "PASS_TWICE" in err or "PASS_HAND_SMALL" in err
     play_out(client, v2)
+
+
+@pytest.mark.slow
+def test_a_hint_names_the_strongest_bots_move_and_is_marked_in_the_record(client):
+    v = new_room(client, players=2, seed=31, against="expert", hints=True)
+    h = client.post(f"/api/rooms/{v['room']}/hint", json={"samples": 16}).json()
+    assert h["bot"] == "improve" and h["lo"] <= h["by"] <= h["hi"] and h["samples"] == 16
+    rec = json.loads(Path(v["record"]).read_text())
+    assert rec["hints"] == [{"turn": v["turn"] + 1, "seat": 0, "move": h["move"], "by": h["by"]}]
+    move(client, v, "undo", 422)                     # nothing chosen: a hint changes nothing in the round
+    one_line_error(client.post(f"/api/rooms/{v['room']}/hint", json={"samples": 10**6}), 422)
+    v = play_out(client, v)
+    rec = json.loads(Path(v["record"]).read_text())
+    assert replay_record(rec)["ok"] and rec["hints"][0]["turn"] == 1
+    a = client.post(f"/api/rooms/{v['room']}/analysis", json={"samples": 4}).json()
+    assert a["hints"] == rec["hints"]
 
 
 def test_solitaire_draws_by_itself(client):

@@ -38,6 +38,17 @@ def card_view(code: int, letters: str) -> dict:
     return {"card": t, "suit": letters[suit_of(code)], "s": suit_of(code), "rank": t[:-1]}
 
 
+def compile_notice(bots) -> Optional[str]:
+    """The page's notice when the bots must compile first (a cold cache), else None."""
+    from lostcards.run.bridge import entries
+    numba_bots = [p for p in bots if p.kernel is not None]
+    todo = [e for e in entries(numba_bots) if not e.ready] if numba_bots else []
+    if not todo:
+        return None
+    return (f"compiling {', '.join(dict.fromkeys(e.what for e in todo))} (once after an install or a change of "
+            "lostcards; up to a minute or two, later rounds start at once) ...")
+
+
 class Room:
     """One round at the table: the person's `seat`, the bots' specs by seat, the record's `path`."""
 
@@ -314,11 +325,7 @@ class Rooms:
                                    f"one for each of seats {', '.join(map(str, opp_seats))}")
             for s, v in zip(opp_seats, opp):
                 specs[s] = self.spec(v, f"opponents (seat {s})")
-        from lostcards.run.bridge import entries
-        todo = [e for e in entries([p for p in specs.values() if p.kernel is not None]) if not e.ready] \
-            if any(p.kernel is not None for p in specs.values()) else []
-        notice = (f"compiling {', '.join(dict.fromkeys(e.what for e in todo))} (once after an install or a change "
-                  "of lostcards; up to a minute or two, later rounds start at once) ...") if todo else None
+        notice = compile_notice(list(specs.values()))
         with self.lock:
             self.sweep_locked()
             if len(self.rooms) >= self.most:

@@ -57,13 +57,13 @@ function chart(a) {
   const x = i => L + (W - L - 10) * i / Math.max(1, n), y = v => T + (H - T - B) * (hi - v) / (hi - lo);
   svg.append(svgEl("line", { x1: L, x2: W - 10, y1: y(0), y2: y(0), stroke: "#999" }));
   for (const v of [lo, hi]) svg.append(svgEl("text", { x: 2, y: y(v) + 4 }, Math.round(v)));
-  svg.append(svgEl("text", { x: W / 2, y: H - 4 }, "turn"));
+  svg.append(svgEl("text", { x: W - 60, y: H - 4 }, `turn ${n}`));
   const colours = ["#0072B2", "#D55E00"];
   for (let s = 0; s < sidesN; s++) {
     const pts = track.map((row, i) => `${x(i)},${y(row[s])}`).join(" ");
     svg.append(svgEl("polyline", { points: pts, fill: "none", stroke: colours[s % 2], "stroke-width": 2,
                                    "stroke-dasharray": s ? "5,3" : "" }));
-    svg.append(svgEl("text", { x: W - 120, y: 16 + 14 * s, fill: colours[s % 2] },
+    svg.append(svgEl("text", { x: L + 8 + 150 * s, y: H - 4, fill: colours[s % 2] },
       sidesN === 1 ? "score" : (sidesN === 2 ? `seat ${s}` : `team ${"AB"[s]}`) + (s === (sidesN === 2 ? a.seat : a.seat % 2) ? " (analysed)" : "")));
   }
   for (const t of a.worst) {
