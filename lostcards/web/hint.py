@@ -5,7 +5,7 @@ observation; then every legal move is played out on the same determinizations
 of the hidden cards by ``expert`` for every seat, exactly as the move-by-move
 analysis does (``analysis.analyze``: its candidates and its play-out kernel),
 so the hint says how far the bot's move is ahead of the next best move, with a
-95% interval (paired on the same determinizations).
+95% t interval (paired on the same determinizations).
 """
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ EVALUATOR = "expert"
 
 def hint(rnd, seat: int, samples: int, seed: int) -> dict:
     """The hint for `seat` (to move in `rnd`): {"move", "bot", "by", "lo", "hi", "margin", "next", "samples"}."""
-    from lostcards.analysis.analyze import _paired, candidates, move_text
+    from lostcards.analysis.analyze import candidates, move_text
     from lostcards.analysis.analyze_kernel import MARGINS_SIG, margins
+    from lostcards.analysis.stats import mean_ci
     from lostcards.engine.convert import from_observation
     from lostcards.engine.deal import card_set
     from lostcards.engine.moves import from_reference
@@ -54,6 +55,6 @@ def hint(rnd, seat: int, samples: int, seed: int) -> dict:
            "margin": float(means[j]), "next": None, "by": 0.0, "lo": 0.0, "hi": 0.0}
     if rest:
         k = int(rest[0])
-        by, h = _paired(out[[j, k]])
-        res.update(next=move_text(moves[k], rules), by=by, lo=by - h, hi=by + h)
+        e = mean_ci(out[j] - out[k])          # paired: the same determinizations for both moves
+        res.update(next=move_text(moves[k], rules), by=e.estimate, lo=e.ci_low, hi=e.ci_high)
     return res
