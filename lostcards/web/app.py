@@ -184,6 +184,7 @@ def create_app(records: Path = Path("runs/web"), menu=None, hosts=LOOPBACK_HOSTS
 
     @asynccontextmanager
     async def lifespan(app):
+        pool.submit(warm, menu)
         yield
         for b in batches.batches.values():
             b.cancel_asked = True
@@ -213,6 +214,28 @@ def create_app(records: Path = Path("runs/web"), menu=None, hosts=LOOPBACK_HOSTS
     if hosts is not None:
         app.add_middleware(HostCheck, hosts=tuple(hosts))
     return app
+
+
+def warm(menu) -> None:
+    """Load what a first round needs (the engine's modules, and the ladder's bots where the numba cache
+    has them already), so that the first deal is quick; nothing compiles here."""
+    try:
+        from lostcards.interactive.session import Session  # noqa: F401 - imported for its modules
+        from lostcards.numba_cache import compile_all
+        from lostcards.policies import resolve
+        from lostcards.reference.round import Round
+        from lostcards.rules.ruleset import rules
+        from lostcards.rules.streams import Stream
+        from lostcards.run.bridge import entries, python_policy
+        for name in ("expert", "improve", "greedy", "random"):      # the ladder's bots, the page's levels
+            bot = resolve(name) if name in menu else None
+            todo = entries([bot]) if bot is not None and bot.kernel is not None else []
+            if todo and all(e.ready for e in todo):
+                compile_all(todo)
+                rnd = Round.dealt(rules(), 0, 0)          # one decision: a bot's first one sets itself up
+                python_policy(bot)(rnd.observation(), Stream(0, 0, 1))
+    except Exception:        # noqa: BLE001 - a head start only: the first round does it again and reports
+        pass
 
 
 def _locked_view(room) -> dict:

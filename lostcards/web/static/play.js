@@ -65,13 +65,14 @@ async function deal() {
   if (view.status === "preparing") poll();
 }
 
-function poll() {
+function poll(wait) {
   clearTimeout(polling);
+  wait = wait || 40;                       // soon at first (a warm start takes a fraction of a second), then less often
   polling = setTimeout(async () => {
     try { view = await api(`/api/rooms/${view.room}`); } catch (e) { say("msg", e.message, true); return; }
     show(view);
-    if (view.status === "preparing") poll();
-  }, 250);
+    if (view.status === "preparing") poll(Math.min(500, wait * 2));
+  }, wait);
 }
 
 async function send(line) {
