@@ -254,6 +254,21 @@ def test_a_cold_compile_is_announced_on_the_page(client, monkeypatch):
     assert compile_notice([]) is None                                   # solitaire: no bot to compile
 
 
+@pytest.mark.slow          # the module's kernel compiles anew in a scratch folder: several seconds
+def test_a_bot_of_your_own_from_the_serve_menu(tmp_path, monkeypatch):
+    """`lostcards serve --bot module:name` puts a user module on the menu (docs/policies.md's example)."""
+    from lostcards.policies import names
+    code = (ROOT / "docs" / "policies.md").read_text().split("```python", 1)[1].split("```", 1)[0]
+    (tmp_path / "webbot.py").write_text(code)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    app = create_app(records=tmp_path / "records", menu=[*names(), "webbot:first_card_away"])
+    with TestClient(app, base_url=BASE) as c:
+        v = new_room(c, players=2, seed=8, against="webbot:first_card_away", first=1)
+        assert v["bots"] == {"1": "webbot:first_card_away"}
+        assert v["log"][0]["text"].startswith("discard")
+        one_line_error(c.post("/api/rooms", json={"against": "webbot:other_name"}), 422)
+
+
 def test_rooms_are_kept_apart_and_expire(tmp_path):
     app = create_app(records=tmp_path, ttl=3600)
     with TestClient(app, base_url=BASE) as c:
