@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Optional
 
 from lostcards.errors import LostcardsError
-from lostcards.interactive.moves import HELP, InputRefused, card_choice, card_refusal, parse, refusal
+from lostcards.interactive.moves import HELP, InputRefused, card_choice, parse
 from lostcards.web.checks import MAX_SEED, Refused, boolean, integer, only, short, strings, text
 
 ROOM_FIELDS = ("players", "seat", "first", "preset", "sets", "seed", "against", "partner", "opponents", "hints")
@@ -49,6 +49,30 @@ def compile_notice(bots) -> Optional[str]:
             "lostcards; up to a minute or two, later rounds start at once) ...")
 
 
+class _Wait(Exception):
+    """``Session.ask`` wants another line: the turn goes on with the next request."""
+
+
+class _Feed:
+    """The lines ``Session.ask`` reads for one request: those typed so far this turn, then the new one;
+    what it writes after reading the new one is the request's answer."""
+
+    def __init__(self, lines: list):
+        self.lines, self.k, self.said, self.prompt = lines, 0, [], None
+
+    def read(self, prompt: str) -> str:
+        if self.k == len(self.lines):
+            self.prompt = prompt
+            raise _Wait()
+        self.k += 1
+        if self.k == len(self.lines):
+            self.said = []
+        return self.lines[self.k - 1]
+
+    def write(self, text: str) -> None:
+        self.said.append(text)
+
+
 class Room:
     """One round at the table: the person's `seat`, the bots' specs by seat, the record's `path`."""
 
@@ -63,6 +87,7 @@ class Room:
         self.error: Optional[str] = None
         self.session = None
         self.chosen = None                   # the card chosen this turn, its draw still to come
+        self.typed: list = []                # the lines typed this turn so far (ask reads them again)
         self.log: list = []                  # what every seat did, as the person's seat saw it
         self.touched = time.monotonic()
 
@@ -106,9 +131,12 @@ class Room:
             raise Refused(409, f"this room could not start: {self.error}")
 
     def move(self, body: dict) -> dict:
-        """Carry out one typed line (`line`) for `seat` at `turn`; refusals name the engine's reason."""
-        from lostcards.interactive.session import move_words
-        from lostcards.reference.moves import Pass, Play
+        """Carry out one typed line (`line`) for `seat` at `turn`; refusals name the engine's reason.
+
+        The line goes to the terminal's own ``Session.ask``, fed the lines typed so far this turn and
+        then this one: the move it returns is played, a refusal it writes is the answer (422), and
+        when it asks for another line (the draw, after a card) the turn waits for the next request."""
+        from lostcards.interactive.session import Quit, move_words
         only(body, ("seat", "turn", "line"))
         seat = integer(body, "seat", 0, 3)
         turn = integer(body, "turn", 0, 10**6)
@@ -125,48 +153,29 @@ class Room:
             if turn != rnd.turn:
                 raise Refused(409, f"turn = {turn} is not the turn to play: the round is at turn {rnd.turn} "
                                    "(another tab moved? reload the page)")
+            typed = [*self.typed, line]
+            feed = _Feed(typed)
+            s.read, s.write = feed.read, feed.write
             try:
-                cmd = parse(line, rules)
-                if cmd.word == "help":
+                move = s.ask()
+            except _Wait:
+                refused = [t for t in feed.said if t.startswith("refused")]
+                if refused:
+                    raise Refused(422, refused[0]) from None
+                if HELP in feed.said:
                     return {"help": HELP, **self.view()}
-                if cmd.word == "quit":
-                    raise InputRefused("the record is saved after every turn: close the tab, or start a new round")
-                if cmd.word == "undo":
-                    if self.chosen is None:
-                        raise InputRefused("nothing to undo: no card chosen this turn")
-                    said = f"taken back: {move_words(self.chosen, rules.letters)}"
-                    self.chosen = None
-                    return {"said": said, **self.view()}
-                if cmd.word == "draw":
-                    if self.chosen is None:
-                        raise InputRefused("choose a card first: 'play CARD' or 'discard CARD'")
-                    move = Play(self.chosen.card, self.chosen.to, cmd.draw)
-                elif cmd.word == "pass":
-                    if self.chosen is not None:
-                        raise InputRefused("a card is chosen already: draw, or undo first")
-                    move = Pass(cmd.cards)
-                else:
-                    if self.chosen is not None:
-                        raise InputRefused("a card is chosen already: draw, or undo first")
-                    play = card_choice(cmd)
-                    bad = card_refusal(rnd, play)
-                    if bad is not None:
-                        raise bad
-                    if rnd.players == 1:
-                        move = Play(play.card, play.to, None)
-                    elif play.draw is None:
-                        self.chosen = play
-                        return {"said": f"now draw: {move_words(play, rules.letters)}, draw ...", **self.view()}
-                    else:
-                        move = play
-                bad = refusal(rnd, move)
-                if bad is not None:
-                    raise bad
-            except InputRefused as e:
-                raise Refused(422, f"refused ({e.name}): {e.reason}" if e.name else f"refused: {e.reason}") from None
+                self.chosen = self._chosen(typed) if feed.prompt == "draw> " else None
+                self.typed = typed if self.chosen is not None else []
+                return {"said": " ".join(t for t in feed.said if not t.startswith("now draw")) or
+                        f"now draw: {move_words(self.chosen, rules.letters)}, draw ...", **self.view()}
+            except Quit:
+                raise Refused(422, "refused: the record is saved after every turn: close the tab, or start a new "
+                                   "round") from None
+            finally:
+                s.read, s.write = _closed, _silent
             k = rnd.turn + 1
             s._apply(move)
-            self.chosen = None
+            self.chosen, self.typed = None, []
             self.log.append({"turn": k, "seat": self.seat, "who": "you", "text": move_words(move, rules.letters)})
             try:
                 self._bots_move()
@@ -174,6 +183,17 @@ class Room:
                 self.status, self.error = "failed", f"a bot failed: {e}"
                 raise Refused(409, self.error) from None
             return {"said": f"you: {move_words(move, rules.letters)}", **self.view()}
+
+    def _chosen(self, typed: list):
+        """The card chosen this turn (ask waits for its draw): the last `play`/`discard` line typed."""
+        for line in reversed(typed):
+            try:
+                cmd = parse(line, self.rules)
+            except InputRefused:
+                continue
+            if cmd.word in ("play", "discard"):
+                return card_choice(cmd)
+        return None
 
     # -- hints ----------------------------------------------------------------------------------
     def hint(self, samples: int) -> dict:
