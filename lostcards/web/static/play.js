@@ -164,7 +164,8 @@ function clickCard(i, card) {
 }
 
 async function hint() {
-  $("hint-out").textContent = "asking the strongest bot...";
+  $("hint-out").textContent = "asking the strongest bot (the first hint after an install compiles it and the " +
+    "play-outs: up to a minute)...";
   try {
     const h = await api(`/api/rooms/${view.room}/hint`, {});
     $("hint-out").textContent = `hint (${h.bot}): ${h.move}` + (h.next ? `; ahead of the next best move (${h.next}) by ` +

@@ -10,7 +10,8 @@ function samples() {
 }
 
 async function fromRoom(room) {
-  say("msg", "analysing your moves (play-outs of every legal move, each turn)...");
+  say("msg", "analysing your moves (play-outs of every legal move, each turn; the first analysis after an " +
+      "install compiles the play-outs: up to a minute)...");
   try { show(await api(`/api/rooms/${room}/analysis`, { samples: samples() })); say("msg", ""); }
   catch (e) { say("msg", e.message, true); }
 }
