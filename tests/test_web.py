@@ -194,6 +194,15 @@ def test_serve_refuses_a_remote_host_without_the_flag(capsys):
     err = capsys.readouterr().err.strip()
     assert "--allow-remote" in err and "\n" not in err
     assert main_status(["serve", "--port", "70000", "--no-browser"]) == 2
+    assert main_status(["serve", "--bot", "nosuchmodule:bot", "--no-browser"]) == 1
+    assert "nosuchmodule" in capsys.readouterr().err
+    import socket
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        assert main_status(["serve", "--port", str(taken.getsockname()[1]), "--no-browser"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "cannot listen on 127.0.0.1" in err and "\n" not in err
     assert loopback("127.0.0.1") and loopback("127.8.0.1") and loopback("::1") and loopback("localhost")
     assert not loopback("0.0.0.0") and not loopback("192.168.1.2") and not loopback("example.org")
 
