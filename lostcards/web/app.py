@@ -71,7 +71,7 @@ def create_app(records: Path = Path("runs/web"), menu=None, hosts=LOOPBACK_HOSTS
     """The app: round records go to `records`; `menu`: the bots a page may choose (default: every
     registered one); `hosts`: the Host names accepted (None: any)."""
     from lostcards.policies import names
-    menu = list(menu) if menu else [n for n in names()]
+    menu = list(menu) if menu else list(names())
     rooms = Rooms(records, menu, ttl, most_rooms)
     batches = Batches()
     pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="lostcards-web")

@@ -220,6 +220,7 @@ class Room:
     def view(self) -> dict:
         """The person's seat's view (SPEC §3: its observation only), and the round's state."""
         from lostcards.interactive.screen import side_label
+        from lostcards.rules.cards import suit_of
         from lostcards.rules.scoring import expedition_score
         out = {"room": self.id, "status": self.status, "notice": self.notice, "error": self.error,
                "seat": self.seat, "players": self.rules.players, "rules": self.rules.describe(),
@@ -249,7 +250,7 @@ class Room:
                   for k in range(r.players) if k != self.seat]
         draws = []
         if self.chosen is not None:
-            after = self.chosen.card // 12 if self.chosen.to == "discard" else None
+            after = suit_of(self.chosen.card) if self.chosen.to == "discard" else None
             for src in obs.draw_sources(after):
                 draws.append({"from": "deck", "label": f"deck ({obs.deck_size})"} if src == "deck" else
                              {"from": letters[src], "label": f"{letters[src]}: {rnd.text(obs.discards[src][-1])}"})
