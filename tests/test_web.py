@@ -400,7 +400,7 @@ def test_the_pages_and_their_files_are_served(client):
     assert m["parameters"]["hand_size"]["values"]["lost-cities"] == "8"
 
 
-def test_serve_prints_its_address_serves_and_stops_on_ctrl_c(tmp_path):
+def test_serve_prints_its_address_serves_and_stops_on_ctrl_c_keeping_the_record(tmp_path):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     p = subprocess.Popen([sys.executable, "-m", "lostcards", "serve", "--no-browser", "--records", str(tmp_path)],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
@@ -409,12 +409,26 @@ def test_serve_prints_its_address_serves_and_stops_on_ctrl_c(tmp_path):
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         assert m, line
         import urllib.request
-        with urllib.request.urlopen(f"http://127.0.0.1:{m.group(1)}/api/menu", timeout=30) as r:
-            assert r.status == 200
+        base = f"http://127.0.0.1:{m.group(1)}"
+
+        def call(path, body=None):
+            req = urllib.request.Request(base + path, data=None if body is None else json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=120) as r:
+                return json.loads(r.read())
+        v = call("/api/rooms", {"players": 2, "seed": 5, "against": "random"})
+        t = time.monotonic()
+        while v["status"] == "preparing" and time.monotonic() - t < 300:
+            time.sleep(0.1)
+            v = call(f"/api/rooms/{v['room']}")
+        v = call(f"/api/rooms/{v['room']}/move", {"seat": 0, "turn": v["turn"],
+                                                  "line": f"discard {v['hand'][0]['card']} draw deck"})
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=30)
     finally:
         if p.poll() is None:
             p.kill()
     assert "Traceback" not in err, err
+    rec = json.loads((tmp_path / "round-seed5.json").read_text())      # the record, as the last turn left it
+    assert len(rec["turns"]) == v["turn"] >= 2 and replay_record(rec)["ok"]
     assert "stopped" in out and p.returncode == 130          # as every command's Ctrl-C
