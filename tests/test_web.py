@@ -432,3 +432,33 @@ def test_serve_prints_its_address_serves_and_stops_on_ctrl_c_keeping_the_record(
     rec = json.loads((tmp_path / "round-seed5.json").read_text())      # the record, as the last turn left it
     assert len(rec["turns"]) == v["turn"] >= 2 and replay_record(rec)["ok"]
     assert "stopped" in out and p.returncode == 130          # as every command's Ctrl-C
+
+
+@pytest.mark.slow
+def test_the_rule_pages_command_reproduces_its_numbers(client, tmp_path):
+    """The `lostcards sweep` command the rule page shows gives the page's estimates and differences."""
+    import shlex
+
+    import pandas as pd
+    b = client.post("/api/batches", json={"sets": ["cost=15"], "rounds": 30, "skill_rounds": 10, "seed": 6}).json()
+    t = time.monotonic()
+    while b["status"] in ("queued", "running"):
+        assert time.monotonic() - t < 300
+        time.sleep(0.1)
+        b = client.get(f"/api/batches/{b['batch']}").json()
+    assert b["status"] == "done", b["error"]
+    args = shlex.split(b["command"])
+    assert args[:2] == ["lostcards", "sweep"]
+    args = [str(tmp_path / "out") if prev == "--out" else a for prev, a in zip(["", *args], args)]
+    r = subprocess.run([sys.executable, "-m", "lostcards", *args[1:], "--no-progress"], capture_output=True, text=True,
+                       cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    met = pd.read_csv(tmp_path / "out" / "metrics.csv", keep_default_na=False)
+    diffs = pd.read_csv(tmp_path / "out" / "diffs.csv", keep_default_na=False)
+    for row in b["rows"]:
+        pick = lambda df, cost: df[(df.metric == row["metric"]) & (df.opponent == row["opponent"])  # noqa: E731
+                                   & (df.cost == cost)].iloc[0]
+        assert pick(met, 20)["estimate"] == pytest.approx(row["base"][0], nan_ok=True)
+        assert pick(met, 15)["estimate"] == pytest.approx(row["changed"][0], nan_ok=True)
+        if row["diff"] is not None:
+            assert pick(diffs, 15)["estimate"] == pytest.approx(row["diff"][0], nan_ok=True)
