@@ -313,6 +313,7 @@ def test_a_hint_names_the_strongest_bots_move_and_is_marked_in_the_record(client
     v = new_room(client, players=2, seed=31, against="expert", hints=True)
     h = client.post(f"/api/rooms/{v['room']}/hint", json={"samples": 16}).json()
     assert h["bot"] == "improve" and h["lo"] <= h["by"] <= h["hi"] and h["samples"] == 16
+    assert h["by"] == pytest.approx(h["margin"] - h["next_margin"]) and h["next"] != h["move"]
     rec = json.loads(Path(v["record"]).read_text())
     assert rec["hints"] == [{"turn": v["turn"] + 1, "seat": 0, "move": h["move"], "by": h["by"]}]
     move(client, v, "undo", 422)                     # nothing chosen: a hint changes nothing in the round

@@ -83,12 +83,14 @@ def shot(page, name):
         page.screenshot(path=str(Path(SHOTS) / f"web-{name}.png"), full_page=True)
 
 
-def deal(page, url, players="2", against="expert", seed="", sets=""):
+def deal(page, url, players="2", against="expert", seed="", sets="", hints=False):
     page.goto(url + "/")
     page.select_option("#players", players)
     page.select_option("#against", against)
     page.fill("#seed", seed)
     page.fill("#sets", sets)
+    if hints:
+        page.check("#hints")
     page.click("#deal")
 
 
@@ -113,10 +115,16 @@ def one_turn(page, players=2):
 
 def test_a_whole_round_against_expert_by_clicking_to_its_record_and_analysis(server, page):
     url, records = server
-    deal(page, url, seed="4242")
-    refused = undone = keyed = False
+    deal(page, url, seed="4242", hints=True)
+    refused = undone = keyed = hinted = False
     turns = 0
     while not wait_turn(page):
+        if turns == 2 and not hinted:                # a hint, marked in the record
+            page.click("#hint")
+            page.wait_for_function("() => document.getElementById('hint-out').textContent.startsWith('hint (')",
+                                   timeout=300_000)
+            assert "Marked in the record" in page.text_content("#hint-out")
+            hinted = True
         if turns == 1 and not keyed:                 # keyboard play: a card focused, x discards, k draws
             page.locator("#hand button.card").first.focus()
             turn = page.text_content("#status")
@@ -149,11 +157,11 @@ def test_a_whole_round_against_expert_by_clicking_to_its_record_and_analysis(ser
             shot(page, "play")
         one_turn(page)
         turns += 1
-    assert refused and undone and keyed
+    assert refused and undone and keyed and hinted
     assert "ended by" in page.text_content("#summary")
     href = page.get_attribute("#download", "href")
     rec = page.request.get(url + href)
-    assert rec.ok
+    assert rec.ok and json.loads(rec.text())["hints"][0]["seat"] == 0
     path = records / "downloaded.json"
     path.write_text(rec.text())
     r = subprocess.run([sys.executable, "-m", "lostcards", "replay", str(path)], capture_output=True, text=True)
@@ -166,7 +174,15 @@ def test_a_whole_round_against_expert_by_clicking_to_its_record_and_analysis(ser
     assert 1 <= page.locator("#worst li").count() <= 3 or "No move lost" in page.text_content("#worst")
     assert page.locator("#chart polyline").count() == 2
     assert page.locator("#turns tbody tr").count() >= 10
+    assert "Hints used: turn" in page.text_content("#method")
     shot(page, "review")
+    page.goto(url + "/review")                       # the same record, uploaded
+    page.set_input_files("#file", str(path))
+    page.select_option("#seat", "1")
+    page.fill("#samples", "8")
+    page.click("#go")
+    page.wait_for_function("() => document.getElementById('headline').textContent.startsWith('seat 1:')",
+                           timeout=300_000)
 
 
 def test_four_players_with_a_pass_by_clicking(server, page):

@@ -16,7 +16,8 @@ EVALUATOR = "expert"
 
 
 def hint(rnd, seat: int, samples: int, seed: int) -> dict:
-    """The hint for `seat` (to move in `rnd`): {"move", "bot", "by", "lo", "hi", "margin", "next", "samples"}."""
+    """The hint for `seat` (to move in `rnd`): the bot's move and its expected margin, the best other move
+    and its margin, and the paired difference `by` [lo, hi] (positive: the bot's move is ahead)."""
     from lostcards.analysis.analyze import candidates, move_text
     from lostcards.analysis.analyze_kernel import MARGINS_SIG, margins
     from lostcards.analysis.stats import mean_ci
@@ -52,9 +53,10 @@ def hint(rnd, seat: int, samples: int, seed: int) -> dict:
     j = moves.index(chosen)
     rest = [i for i in np.argsort(-means) if i != j and legal[i]]
     res = {"move": move_text(chosen, rules), "bot": bot.spec, "evaluator": ev.spec, "samples": samples,
-           "margin": float(means[j]), "next": None, "by": 0.0, "lo": 0.0, "hi": 0.0}
+           "margin": float(means[j]), "next": None, "next_margin": None, "by": 0.0, "lo": 0.0, "hi": 0.0}
     if rest:
         k = int(rest[0])
         e = mean_ci(out[j] - out[k])          # paired: the same determinizations for both moves
-        res.update(next=move_text(moves[k], rules), by=e.estimate, lo=e.ci_low, hi=e.ci_high)
+        res.update(next=move_text(moves[k], rules), next_margin=float(means[k]), by=e.estimate, lo=e.ci_low,
+                   hi=e.ci_high)
     return res

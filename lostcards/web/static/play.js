@@ -81,6 +81,7 @@ async function send(line) {
     const r = await api(`/api/rooms/${view.room}/move`, { seat: view.seat, turn: view.turn, line });
     view = r;
     say("msg", r.help || r.said || "");
+    $("hint-out").textContent = "";
     picked = null; passing = []; passMode = false;
     show(view);
   } catch (e) { say("msg", e.message, true); }
@@ -168,9 +169,11 @@ async function hint() {
     "play-outs: up to a minute)...";
   try {
     const h = await api(`/api/rooms/${view.room}/hint`, {});
-    $("hint-out").textContent = `hint (${h.bot}): ${h.move}` + (h.next ? `; ahead of the next best move (${h.next}) by ` +
-      `${fmt(h.by, 1)} points [${fmt(h.lo, 1)}, ${fmt(h.hi, 1)}] (negative: behind it), ${h.samples} play-outs by ${h.evaluator}` : "") +
-      " (marked in the record)";
+    const sign = v => (v >= 0 ? "+" : "") + fmt(v, 1);
+    $("hint-out").textContent = `hint (${h.bot}): ${h.move}.` + (h.next ? ` Played out ${h.samples} times by ` +
+      `${h.evaluator} from your information set, it ends the round at ${sign(h.margin)} (your side's margin); the best ` +
+      `other move, ${h.next}, at ${sign(h.next_margin)}: ${h.by >= 0 ? "ahead" : "behind"} by ${fmt(Math.abs(h.by), 1)} ` +
+      `points [${fmt(h.lo, 1)}, ${fmt(h.hi, 1)}].` : "") + " (Marked in the record.)";
   } catch (e) { $("hint-out").textContent = e.message; }
 }
 
