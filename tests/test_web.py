@@ -278,6 +278,27 @@ def test_a_bot_of_your_own_from_the_serve_menu(tmp_path, monkeypatch):
         one_line_error(c.post("/api/rooms", json={"against": "webbot:other_name"}), 422)
 
 
+def test_a_bot_that_raises_fails_its_room_in_one_line(tmp_path, monkeypatch):
+    from lostcards.policies import names
+    (tmp_path / "webbroken.py").write_text("def broken(obs, stream):\n    raise ValueError('boom')\n")
+    monkeypatch.chdir(tmp_path)
+    app = create_app(records=tmp_path / "records", menu=[*names(), "webbroken:broken"])
+    with TestClient(app, base_url=BASE, raise_server_exceptions=False) as c:
+        v = c.post("/api/rooms", json={"against": "webbroken:broken", "first": 1}).json()
+        while v["status"] == "preparing":
+            time.sleep(0.02)
+            v = c.get(f"/api/rooms/{v['room']}").json()
+        assert v["status"] == "failed" and "boom" in v["error"] and "\n" not in v["error"]
+        err = one_line_error(c.post(f"/api/rooms/{v['room']}/move", json={"seat": 0, "turn": 0, "line": "undo"}), 409)
+        assert "boom" in err
+        v = new_room(c, against="webbroken:broken", seed=2)             # the person first: the bot fails after
+        err = one_line_error(c.post(f"/api/rooms/{v['room']}/move",
+                                    json={"seat": 0, "turn": 0, "line": f"discard {v['hand'][0]['card']} draw deck"}),
+                             409)
+        assert "a bot failed" in err and "boom" in err
+        assert c.get("/api/menu").status_code == 200
+
+
 def test_rooms_are_kept_apart_and_expire(tmp_path):
     app = create_app(records=tmp_path, ttl=3600)
     with TestClient(app, base_url=BASE) as c:

@@ -3,9 +3,11 @@
 A room wraps the terminal's ``interactive.Session`` (the same deal, the same
 bot streams, the record written after every turn) and takes the person's
 moves as the lines ``lostcards play`` reads (``play 7H``, ``draw deck``,
-``undo``, ``pass 2C 5D``), parsed and refused by ``interactive.moves``: the
-page never decides a rule.  What the page is shown is the seat's observation
-(SPEC §3).  Rooms are keyed by an unguessable id and expire when left idle.
+``undo``, ``pass 2C 5D``), fed to the terminal's own turn loop
+(``Session.ask``, which parses them with ``interactive.moves`` and asks the
+reference engine): the page never decides a rule.  What the page is shown is
+the seat's observation (SPEC §3).  Rooms are keyed by an unguessable id and
+expire when left idle.
 """
 from __future__ import annotations
 
@@ -125,6 +127,7 @@ class Room:
 
     # -- the person's moves ---------------------------------------------------------------------
     def ready(self) -> None:
+        """Refuse (409) while the room is being prepared, or when it could not start."""
         if self.status == "preparing":
             raise Refused(409, "the room is still being prepared (the bots compile on a first run): wait")
         if self.status == "failed":
@@ -179,8 +182,10 @@ class Room:
             self.log.append({"turn": k, "seat": self.seat, "who": "you", "text": move_words(move, rules.letters)})
             try:
                 self._bots_move()
-            except LostcardsError as e:
-                self.status, self.error = "failed", f"a bot failed: {e}"
+            except Exception as e:       # noqa: BLE001 - a user module's bot that raised: one line, not a trace
+                from lostcards.policies import failure
+                self.status = "failed"
+                self.error = f"a bot failed: {e if isinstance(e, LostcardsError) else failure(e)}"
                 raise Refused(409, self.error) from None
             return {"said": f"you: {move_words(move, rules.letters)}", **self.view()}
 
