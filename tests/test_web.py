@@ -355,16 +355,21 @@ def test_solitaire_draws_by_itself(client):
 
 # ---- the rule page ------------------------------------------------------------------------------
 
+def finished(c, b, limit=300.0):
+    """A batch's view once it has stopped (done, cancelled or failed)."""
+    t = time.monotonic()
+    while b["status"] in ("queued", "running"):
+        assert time.monotonic() - t < limit, "the batch never stopped"
+        time.sleep(0.1)
+        b = c.get(f"/api/batches/{b['batch']}").json()
+    return b
+
 def test_a_quick_batch_measures_both_rulesets_and_can_be_cancelled(client):
     r = client.post("/api/batches", json={"sets": ["hand_size=7"], "rounds": 30, "skill_rounds": 10, "seed": 4})
     assert r.status_code == 201, r.text
     b = r.json()
     one_line_error(client.post("/api/batches", json={"sets": ["cost=10"]}), 429)   # one batch at a time
-    t = time.monotonic()
-    while b["status"] in ("queued", "running"):
-        assert time.monotonic() - t < 300
-        time.sleep(0.1)
-        b = client.get(f"/api/batches/{b['batch']}").json()
+    b = finished(client, b)
     assert b["status"] == "done", b["error"]
     assert b["step"] == b["steps"] == 4
     rows = {(x["metric"], x["opponent"]): x for x in b["rows"]}
@@ -382,11 +387,7 @@ def test_a_quick_batch_measures_both_rulesets_and_can_be_cancelled(client):
     b = client.post("/api/batches", json={"sets": ["cost=10"], "rounds": 3000, "skill_rounds": 3000}).json()
     c = client.post(f"/api/batches/{b['batch']}/cancel", json={}).json()
     assert c["status"] in ("queued", "running", "cancelled")
-    t = time.monotonic()
-    while c["status"] in ("queued", "running"):
-        assert time.monotonic() - t < 300
-        time.sleep(0.1)
-        c = client.get(f"/api/batches/{b['batch']}").json()
+    c = finished(client, c)
     assert c["status"] == "cancelled" and c["step"] < c["steps"]
 
 
@@ -463,11 +464,7 @@ def test_the_rule_pages_command_reproduces_its_numbers(client, tmp_path):
 
     import pandas as pd
     b = client.post("/api/batches", json={"sets": ["cost=15"], "rounds": 30, "skill_rounds": 10, "seed": 6}).json()
-    t = time.monotonic()
-    while b["status"] in ("queued", "running"):
-        assert time.monotonic() - t < 300
-        time.sleep(0.1)
-        b = client.get(f"/api/batches/{b['batch']}").json()
+    b = finished(client, b)
     assert b["status"] == "done", b["error"]
     args = shlex.split(b["command"])
     assert args[:2] == ["lostcards", "sweep"]
