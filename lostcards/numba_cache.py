@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -263,10 +264,14 @@ def compile_all(entries) -> float:
     return spent
 
 
+_LOADING = threading.Lock()     # two threads loading one entry: the second must not compile after the first disabled it
+
+
 def _load(e: Entry) -> None:
-    if tuple(e.sig.args) not in e.dispatcher.overloads:
-        e.dispatcher.compile(e.sig)
-        e.dispatcher.disable_compile()
+    with _LOADING:
+        if tuple(e.sig.args) not in e.dispatcher.overloads:
+            e.dispatcher.compile(e.sig)
+            e.dispatcher.disable_compile()
 
 
 def _roughly(seconds: float) -> str:

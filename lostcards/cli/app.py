@@ -47,6 +47,8 @@ COMMANDS = {
                 "its information set."),
     "play": ("lostcards.cli.play", "play",
              "Take a seat against bots for one round, typing your moves; the round is saved as a record."),
+    "serve": ("lostcards.cli.serve", "serve",
+              "Play any bot in a browser, see your costliest moves, try a rule change (docs/web.md)."),
 }
 
 EXIT_HELP = """\b
