@@ -47,6 +47,8 @@ COMMANDS = {
                 "its information set."),
     "play": ("lostcards.cli.play", "play",
              "Take a seat against bots for one round, typing your moves; the round is saved as a record."),
+    "ladder": ("lostcards.cli.ladder", "ladder",
+               "Every bot against expert on duplicate deals: a Markdown row a bot and table (docs/bots.md)."),
 }
 
 EXIT_HELP = """\b
