@@ -15,7 +15,8 @@ from lostcards.errors import LostcardsError
               help="Generations to run (a stopped run resumes from its --out folder).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--out", "out", type=click.Path(file_okay=False), required=True,
-              help="Folder for each generation's weights, curve.csv, curve.png, weights.json and state.json.")
+              help="Folder for each generation's weights, curve.csv, curve.png, weights.json and state.json "
+                   "(claimed: a folder holding anything else is refused; the same command resumes a stopped run).")
 @click.option("--rules", "rules_text", default="expeditions/2", show_default=True,
               help="Rulesets the fitness and the gate average over: PRESET/PLAYERS, comma-separated.")
 @click.option("--pairs", type=Count(1, 1000), default=8, show_default=True,
@@ -55,3 +56,6 @@ def train(generations, seed, out, rules_text, pairs, pool, deals, gate, sigma, l
         run(st, Path(out), command=command.strip(), say=lambda m: click.echo(m, err=True))
     except LostcardsError as e:
         fail(e)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: the generations done are kept in {out}; the same command resumes", err=True)
+        raise
