@@ -71,6 +71,18 @@ def check_same_records(out: Path, manifest: dict, records, rounds: int) -> None:
     if had["rounds"] != want:
         raise BatchError(f"{out} already holds records.jsonl of {had['rounds']:,} rounds; --records {records} "
                          f"would replace it: ask for {had['rounds']:,} again, or use another --out directory")
+    if records_changed(out, had):
+        raise BatchError(f"{out}/records.jsonl is not the file this batch wrote (its checksum differs from "
+                         "manifest.json's): it was changed since; move it away (the same command then writes "
+                         "it again) or use another --out directory")
+
+
+def records_changed(out: Path, had: dict) -> bool:
+    """Whether records.jsonl is there but differs from what the manifest says this batch wrote (a batch
+    written before the checksum was kept: never)."""
+    p = Path(out) / "records.jsonl"
+    return bool(had.get("sha256")) and p.exists() and (p.stat().st_size != had.get("bytes")
+                                                       or sha256_file(p) != had["sha256"])
 
 
 def outputs(spec: BatchSpec, csv: bool, records) -> list:
@@ -213,9 +225,12 @@ def _run(spec, out, a, b, backend, command, csv, records, progress, log) -> dict
                 pass
         try:
             if records is not None and spec.rounds:
-                idx = np.arange(spec.rounds) if records == "all" else sample_rounds(spec.rounds, int(records))
-                n = _write_records(out / "records.jsonl", spec, a, b, idx)
-                manifest["records"] = {"file": "records.jsonl", "rounds": n}
+                had = manifest.get("records")
+                if not (isinstance(had, dict) and had.get("sha256") and (out / "records.jsonl").exists()
+                        and not records_changed(out, had)):     # the same records: left as they are
+                    idx = np.arange(spec.rounds) if records == "all" else sample_rounds(spec.rounds, int(records))
+                    n, h, size = _write_records(out / "records.jsonl", spec, a, b, idx)
+                    manifest["records"] = {"file": "records.jsonl", "rounds": n, "bytes": size, "sha256": h}
             if csv:
                 for t in spec.tables:
                     _write_csv(out, t, manifest)
@@ -231,14 +246,19 @@ def file_info(p: Path) -> dict:
     return {"rows": pq.ParquetFile(p).metadata.num_rows, "bytes": p.stat().st_size, "sha256": sha256_file(p)}
 
 
-def _write_records(path: Path, spec: BatchSpec, a, b, idx, chunk: int = 5000) -> int:
-    n = 0
-    with atomic_file(path) as f:
+def _write_records(path: Path, spec: BatchSpec, a, b, idx, chunk: int = 5000) -> tuple:
+    """records.jsonl, whole; returns (records, sha256, bytes) for the manifest."""
+    n = size = 0
+    h = hashlib.sha256()
+    with atomic_file(path, "wb") as f:
         for lo in range(0, len(idx), chunk):
             for r in play_records(spec.rules, a, b, idx[lo:lo + chunk], seed=spec.seed, first=spec.first):
-                f.write(json.dumps(r, separators=(",", ":")) + "\n")
+                line = (json.dumps(r, separators=(",", ":")) + "\n").encode()
+                f.write(line)
+                h.update(line)
                 n += 1
-    return n
+                size += len(line)
+    return n, h.hexdigest(), size
 
 
 def _write_csv(out: Path, table: str, manifest: dict):
