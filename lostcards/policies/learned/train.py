@@ -143,21 +143,25 @@ def train(settings: Settings, out: Path, command: str = "", say=print) -> np.nda
     init = load_weights(st.init) if st.init else None      # a bad --init file: refused before the folder
     with claim(Path(out), "train", _settings_doc(st), outputs(st.generations), command) as c:
         out = c.out
+        state = read_state(out / "state.json", st) if (out / "state.json").exists() else None
+        if state is not None and state["generation"] > st.generations:
+            raise BadArgument(f"--generations {st.generations}: {out} holds this run trained to generation "
+                              f"{state['generation']} already; give --generations {state['generation']} (to "
+                              "finish its files) or more")
         if c.old is not None:      # a resumed run's claim grows to this run's generations
             write_manifest(out, {**c.old, **c.stamp(complete=False)}, "manifest.json")
-        champ = _run(st, out, rulesets, init, command, say)
+        champ = _run(st, out, rulesets, init, state, command, say)
         _save_json(out / "weights.json", weights_doc(champ[0], command, champ[1], st))
         plot_curve(out / "curve.csv", out / "curve.png")
         write_manifest(out, {**manifests_in(out)["train"], **c.stamp(complete=True)}, "manifest.json")
     return champ[0]
 
 
-def _run(st: Settings, out: Path, rulesets, init, command: str, say) -> tuple:
-    """The generations not yet done; returns (the champion's weights, its generation)."""
+def _run(st: Settings, out: Path, rulesets, init, state, command: str, say) -> tuple:
+    """The generations not yet done after `state` (None: a new run); returns (the champion's weights, its
+    generation)."""
     refs = list(st.reference)
-    state_path = out / "state.json"
-    if state_path.exists():
-        state = read_state(state_path, st)
+    if state is not None:
         mu = np.array(state["mu"])
         champ = np.array(state["champion"])
         m_adam, v_adam = np.array(state["adam_m"]), np.array(state["adam_v"])
@@ -165,9 +169,6 @@ def _run(st: Settings, out: Path, rulesets, init, command: str, say) -> tuple:
         champ_gen = state["champion_generation"]
         league = [np.array(w) for w in state["league"]]
         curve = state["curve"]
-        if gen0 > st.generations + 1:
-            raise BadArgument(f"--generations {st.generations}: {out} holds this run trained to generation "
-                              f"{gen0 - 1} already; give --generations {gen0 - 1} (to finish its files) or more")
         say(f"resuming at generation {gen0} (champion: generation {champ_gen})" if gen0 <= st.generations else
             f"all {st.generations} generations are done (champion: generation {champ_gen}); finishing the files")
     else:
