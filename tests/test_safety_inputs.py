@@ -275,3 +275,10 @@ def test_an_edited_records_file_is_refused_not_rewritten(tmp_path):
     assert len(lines("", e)) == 1 and snapshot(out) == before
     rec.unlink()
     assert cli(*args)[0] == 0 and rec.read_bytes() == first
+
+
+def test_sweep_refuses_an_empty_depth_and_claims_a_claim_named_twice(tmp_path):
+    one_line(cli("sweep", "--depth", "", "--out", tmp_path / "s"), 1, "--depth '' has an empty entry")
+    one_line(cli("claims", "expedition-cost", "expedition-cost", "--out", tmp_path / "c"), 1,
+             "claim expedition-cost is named twice")
+    assert list(tmp_path.iterdir()) == []
