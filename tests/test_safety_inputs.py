@@ -282,3 +282,33 @@ def test_sweep_refuses_an_empty_depth_and_claims_a_claim_named_twice(tmp_path):
     one_line(cli("claims", "expedition-cost", "expedition-cost", "--out", tmp_path / "c"), 1,
              "claim expedition-cost is named twice")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_ctrl_c_in_a_mixed_round_while_a_numba_bot_thinks(tmp_path):
+    """A plain-Python bot beside improve over search plays on the reference engine, the numba bot through the
+    bridge: one long numba call a decision, on a thread of its own, so Ctrl-C stops the batch at once."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from safety_tools import default_sigint, env
+    p = subprocess.Popen([sys.executable, "-m", "lostcards", "simulate", "--policies",
+                          "lostcards.policies.py_random:random_policy,improve:base=search", "--rounds", "4",
+                          "--no-progress", "--out", str(tmp_path / "mix")], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, env=env(), preexec_fn=default_sigint, cwd=tmp_path)
+    from lostcards.policies import resolve
+    from lostcards.run.bridge import prepare
+    prepare([resolve("improve:base=search")])       # compiled here first: the child's decisions start at once
+    time.sleep(15)
+    assert p.poll() is None, p.stdout.read().decode()[-800:]
+    t = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    try:
+        rc = p.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+        raise AssertionError("Ctrl-C did not stop a mixed round while the numba bot thought") from None
+    assert rc == 130 and time.monotonic() - t < 10, p.stdout.read().decode()[-800:]
