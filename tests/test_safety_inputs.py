@@ -294,13 +294,14 @@ def test_ctrl_c_in_a_mixed_round_while_a_numba_bot_thinks(tmp_path):
     import time
 
     from safety_tools import default_sigint, env
+
+    from lostcards.policies import resolve
+    from lostcards.run.bridge import prepare
+    prepare([resolve("improve:base=search")])       # compiled here first: the child's decisions start at once
     p = subprocess.Popen([sys.executable, "-m", "lostcards", "simulate", "--policies",
                           "lostcards.policies.py_random:random_policy,improve:base=search", "--rounds", "4",
                           "--no-progress", "--out", str(tmp_path / "mix")], stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, env=env(), preexec_fn=default_sigint, cwd=tmp_path)
-    from lostcards.policies import resolve
-    from lostcards.run.bridge import prepare
-    prepare([resolve("improve:base=search")])       # compiled here first: the child's decisions start at once
     time.sleep(15)
     assert p.poll() is None, p.stdout.read().decode()[-800:]
     t = time.monotonic()
