@@ -313,3 +313,38 @@ def test_ctrl_c_in_a_mixed_round_while_a_numba_bot_thinks(tmp_path):
         p.wait()
         raise AssertionError("Ctrl-C did not stop a mixed round while the numba bot thought") from None
     assert rc == 130 and time.monotonic() - t < 10, p.stdout.read().decode()[-800:]
+
+
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGKILL"])
+def test_train_stopped_mid_run_resumes_to_the_uninterrupted_result(tmp_path, sig):
+    """Ctrl-C or a kill during generation 2 of 4; the same command then ends where an uninterrupted run ends
+    (the state, the weights, one curve row a generation)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from safety_tools import default_sigint, env
+    args = [*SMALL[2:], "--generations", "4"]
+    whole = tmp_path / "whole"
+    assert cli("train", *args, "--out", whole)[0] == 0
+    out = tmp_path / "cut"
+    p = subprocess.Popen([sys.executable, "-m", "lostcards", "train", *args, "--out", str(out)],
+                         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, env=env(), preexec_fn=default_sigint)
+    err = b""
+    end = time.monotonic() + 300
+    while b"generation 1/4" not in err and time.monotonic() < end and p.poll() is None:
+        err += p.stderr.readline()
+    assert b"generation 1/4" in err, err.decode()
+    p.send_signal(getattr(signal, sig))
+    rc = p.wait(timeout=60)
+    assert rc in ((130, 0) if sig == "SIGINT" else (-9, 0)), (rc, p.stderr.read().decode())
+    code, _, e = cli("train", *args, "--out", out)
+    assert code == 0, e
+    for name in ("state.json", "weights.json", "gen_004.json"):
+        a, b = json.loads((whole / name).read_text()), json.loads((out / name).read_text())
+        for k in ("mu", "champion", "adam_m", "adam_v", "weights", "generation", "champion_generation"):
+            assert a.get(k) == b.get(k), (name, k)
+    cut = [ln.split(",")[:6] for ln in (out / "curve.csv").read_text().splitlines()]
+    assert cut == [ln.split(",")[:6] for ln in (whole / "curve.csv").read_text().splitlines()]
+    assert len(cut) == 5
