@@ -82,7 +82,7 @@ def margin_row(table: str, bot, deals: int, seed: int, start: int = 0, progress=
     from lostcards.analysis.tournament import play_pair
     from lostcards.run.runner import play
     r = _rules(table)
-    play(r, bot, "expert", rounds=1, seed=seed + 1, threads=1)        # compile outside the clock
+    play(r, bot, "expert", rounds=1, seed=seed, start=start, threads=1)        # compile outside the clock
     cpu, parts = 0.0, []
     for s, n in _blocks(start, deals):
         c = time.process_time()
@@ -103,7 +103,7 @@ def solitaire_row(bot, deals: int, seed: int, best=None, progress=None) -> dict:
     from lostcards.run.runner import play
     r = _rules("solitaire")
     best = optima(r, rounds=deals, seed=seed) if best is None else best
-    play(r, bot, bot, rounds=1, seed=seed + 1, threads=1)
+    play(r, bot, bot, rounds=1, seed=seed, threads=1)                  # compile outside the clock
     cpu, parts = 0.0, []
     for s, n in _blocks(0, deals):
         c = time.process_time()

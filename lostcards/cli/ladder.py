@@ -19,7 +19,7 @@ SEED_DEFAULT = 20261203      # analysis.ladder.DEFAULT_SEED, here so that --help
               default=500, show_default=True, help="Solitaire deals a bot, 2 to 10^6.")
 @click.option("--seed", type=SEED, default=SEED_DEFAULT, show_default=True,
               help="The deals' seed (the ladder's own, never used to tune a bot).")
-@click.option("--start", type=Count(0, 10**12), default=0, show_default=True,
+@click.option("--start", type=Count(0, 10**11 - 10**7, "the first deal's index"), default=0, show_default=True,
               help="The first deal (2 and 4 players): deals start..start+deals-1.")
 def ladder(bots, tables, deals, solitaire_deals, seed, start):
     """Every bot against expert on duplicate deals: a Markdown row a bot and table (docs/bots.md).
@@ -32,6 +32,5 @@ def ladder(bots, tables, deals, solitaire_deals, seed, start):
     from lostcards.analysis.ladder import HEAD, line, parse_tables, plan, rows
     from lostcards.policies import resolve, split_policies
     cells = plan(parse_tables(tables), [resolve(b) for b in split_policies(bots, "--bots")])
-    click.echo(HEAD)
-    for row in rows(cells, deals, solitaire_deals, seed, start, say=lambda m: click.echo(m, err=True)):
-        click.echo(line(row))
+    for k, row in enumerate(rows(cells, deals, solitaire_deals, seed, start, say=lambda m: click.echo(m, err=True))):
+        click.echo(line(row) if k else HEAD + "\n" + line(row))     # the head with the first row, not before
