@@ -13,13 +13,12 @@ import io
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import time
 
 import pytest
-from safety_tools import cli, default_sigint, env, lines
+from safety_tools import cli, default_sigint, env, interrupt, lines
 
 from lostcards.interactive.moves import InputRefused, parse
 from lostcards.rules.ruleset import rules
@@ -222,13 +221,7 @@ def test_ctrl_c_while_a_bot_thinks_stops_at_once_and_keeps_the_round(tmp_path, b
         time.sleep(0.2)
         text += p.stdout.read() or b""
     assert b"is thinking" in text, text.decode()[-1500:]
-    p.send_signal(signal.SIGINT)
-    try:
-        rc = p.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.wait()
-        raise AssertionError("Ctrl-C did not stop play while the bot thought") from None
+    rc = interrupt(p, "play while the bot thought")
     text += p.stdout.read() or b""
     assert rc == 130 and b"the round so far is saved" in text and b"Traceback" not in text, text.decode()[-1500:]
     v = json.loads(cli("replay", "--json", rec)[1])

@@ -288,12 +288,11 @@ def test_sweep_refuses_an_empty_depth_and_claims_a_claim_named_twice(tmp_path):
 def test_ctrl_c_in_a_mixed_round_while_a_numba_bot_thinks(tmp_path):
     """A plain-Python bot beside improve over search plays on the reference engine, the numba bot through the
     bridge: one long numba call a decision, on a thread of its own, so Ctrl-C stops the batch at once."""
-    import signal
     import subprocess
     import sys
     import time
 
-    from safety_tools import default_sigint, env
+    from safety_tools import default_sigint, env, interrupt
 
     from lostcards.policies import resolve
     from lostcards.run.bridge import prepare
@@ -304,15 +303,8 @@ def test_ctrl_c_in_a_mixed_round_while_a_numba_bot_thinks(tmp_path):
                          stderr=subprocess.STDOUT, env=env(), preexec_fn=default_sigint, cwd=tmp_path)
     time.sleep(15)
     assert p.poll() is None, p.stdout.read().decode()[-800:]
-    t = time.monotonic()
-    p.send_signal(signal.SIGINT)
-    try:
-        rc = p.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.wait()
-        raise AssertionError("Ctrl-C did not stop a mixed round while the numba bot thought") from None
-    assert rc == 130 and time.monotonic() - t < 10, p.stdout.read().decode()[-800:]
+    rc = interrupt(p, "a mixed round while the numba bot thought")
+    assert rc == 130, p.stdout.read().decode()[-800:]
 
 
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGKILL"])
