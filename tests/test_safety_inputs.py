@@ -340,3 +340,16 @@ def test_train_stopped_mid_run_resumes_to_the_uninterrupted_result(tmp_path, sig
     cut = [ln.split(",")[:6] for ln in (out / "curve.csv").read_text().splitlines()]
     assert cut == [ln.split(",")[:6] for ln in (whole / "curve.csv").read_text().splitlines()]
     assert len(cut) == 5
+
+
+@pytest.mark.parametrize("args, words", [
+    (["train", *SMALL, "--out", ""], "--out '' is not allowed"),
+    (["train", *SMALL, "--reference", "expert,expert:invest=normal", "--out", "x"], "--reference names expert twice"),
+    (["train", *SMALL, "--reference", "expert,", "--out", "x"], "--reference 'expert,' has an empty entry"),
+    (["analyze", "r.json", "--search", ""], "--search '' is not allowed"),
+    (["analyze", "r.json", "--figure", ""], "--figure '' is not allowed"),
+])
+def test_empty_and_repeated_values_are_refused(tmp_path, args, words):
+    (tmp_path / "r.json").write_text("{}")
+    one_line(cli(*args, cwd=tmp_path), 1, words)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]

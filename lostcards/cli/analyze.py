@@ -33,6 +33,10 @@ def analyze(record, seat, index, samples, evaluator, search, seed, as_json, figu
     """
     from lostcards.analysis.analyze import FIGURE_FORMATS, analyze_round, figure, pick_record, table
     from lostcards.run.outfile import check_file, write_file
+    for option, value in (("--figure", figure_path), ("--search", search)):
+        if value is not None and not value.strip():
+            raise click.ClickException(f"{option} '' is not allowed: "
+                                       + ("a file name" if option == "--figure" else "a policy spec, e.g. search"))
     if figure_path:                                   # refused before the analysis, not after
         check_file(figure_path, "--figure", FIGURE_FORMATS, ours=ours)
     try:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count, Number, fail
-from lostcards.errors import LostcardsError
+from lostcards.errors import BadArgument, LostcardsError
 
 
 @click.command()
@@ -42,9 +42,13 @@ def train(generations, seed, out, rules_text, pairs, pool, deals, gate, sigma, l
     from lostcards.policies.learned.train import Settings, parse_rulesets
     from lostcards.policies.learned.train import train as run
     try:
-        refs = tuple(split_policies(reference)) if reference.strip() else ()
-        for r in refs:
-            resolve(r)
+        if not out.strip():
+            raise BadArgument("--out '' is not allowed: a folder for the run's files")
+        refs = tuple(split_policies(reference, "--reference")) if reference.strip() else ()
+        specs = [resolve(r).spec for r in refs]
+        twice = sorted({r for r in specs if specs.count(r) > 1})
+        if twice:
+            raise BadArgument(f"--reference names {', '.join(twice)} twice: give each policy once")
         st = Settings(generations=generations, seed=seed, rulesets=parse_rulesets(rules_text), pairs=pairs, pool=pool,
                       deals=deals, gate=gate, sigma=sigma, lr=lr, reference=refs, ref_deals=ref_deals,
                       threads=threads, init=init)
