@@ -154,9 +154,8 @@ def rows(cells: list, deals: int, solitaire_deals: int, seed: int, start: int = 
             yield margin_row(table, bot, deals, seed, start, progress)
 
 
-if __name__ == "__main__":            # the old way in: the same command
+if __name__ == "__main__":            # the old way in: say the new one (the library never runs the command line)
     import sys
-
-    from lostcards.cli import run
-    sys.argv[1:1] = ["ladder"]
-    run()
+    print("the ladder is a command now: lostcards ladder (the same options; lostcards ladder --help)",
+          file=sys.stderr)
+    sys.exit(2)
