@@ -277,6 +277,22 @@ def test_an_edited_records_file_is_refused_not_rewritten(tmp_path):
     assert cli(*args)[0] == 0 and rec.read_bytes() == first
 
 
+def test_an_edited_csv_table_is_refused_not_rewritten(tmp_path):
+    out = tmp_path / "b"
+    args = ["simulate", "--policies", "random,random", "--rounds", 300, "--seed", 4, "--csv", "--no-progress",
+            "--out", out]
+    assert cli(*args)[0] == 0
+    table = out / "rounds.csv"
+    first, mtime = table.read_bytes(), table.stat().st_mtime_ns
+    assert cli(*args)[0] == 0 and table.stat().st_mtime_ns == mtime        # the same table is left alone
+    table.write_bytes(first + b"my own notes\n")
+    before = snapshot(out)
+    one_line(cli(*args), 1, "rounds.csv is not the file this batch wrote")
+    assert snapshot(out) == before
+    table.unlink()
+    assert cli(*args)[0] == 0 and table.read_bytes() == first
+
+
 def test_sweep_refuses_an_empty_depth_and_claims_a_claim_named_twice(tmp_path):
     one_line(cli("sweep", "--depth", "", "--out", tmp_path / "s"), 1, "--depth '' has an empty entry")
     one_line(cli("claims", "expedition-cost", "expedition-cost", "--out", tmp_path / "c"), 1,
