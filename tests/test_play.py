@@ -119,7 +119,7 @@ def test_a_round_typed_to_its_record_and_analysis(tmp_path, monkeypatch):
     assert re.search(r"^you drew \w+ from the draw pile$", out, re.M), "the card drawn is shown"
     assert "the round: ok" in out and "ended by deck" in out
     assert "the other hands" in out and "your moves, analysed" in out
-    assert re.search(r"^  1\. turn \d+: you played (play|discard) \w+, draw \w+; better: .*; [\d.]+ points lost",
+    assert re.search(r"^  1\. turn \d+: your move: (play|discard) \w+, draw \w+; better: .*; [\d.]+ points lost",
                      out, re.M), out[-1500:]
     turns = t.prompts.count("your move>") - 3
     assert turns > 10

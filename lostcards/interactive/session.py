@@ -234,6 +234,6 @@ class Session:
         if not worst:
             lines.append("  no move of yours lost points against the best one found")
         for k, t in enumerate(worst, start=1):
-            lines.append(f"  {k}. turn {t.turn}: you played {t.played}; better: {t.best}; "
+            lines.append(f"  {k}. turn {t.turn}: your move: {t.played}; better: {t.best}; "
                          f"{t.loss:.1f} points lost [{t.lo:.1f}, {t.hi:.1f}]")
         return "\n".join(lines)
