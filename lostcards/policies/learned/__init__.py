@@ -80,9 +80,13 @@ def policy_of(weights, name: str = "learned", temp: float = 0.0) -> Policy:
 
 
 def _shipped() -> np.ndarray:
+    """The shipped weights; a damaged or missing file says so on stderr (the learned policies then play
+    with all-zero weights, uniformly at random)."""
     try:
         return load_weights()
-    except (OSError, ValueError, KeyError):
+    except BadArgument as e:
+        import sys
+        print(f"lostcards: warning: {e}; the learned policies play with all-zero weights", file=sys.stderr)
         return np.zeros(N_WEIGHTS)
 
 
