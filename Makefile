@@ -30,7 +30,7 @@ bench: $(STAMP)  ## rounds per second, with the C yardstick in the same go when 
 	$(PY) -m lostcards bench $(if $(wildcard $(YARDSTICK)/cengine.c),--yardstick $(YARDSTICK))
 
 ladder: $(STAMP)  ## docs/bots.md's ladder: every bot against expert on 1,000 duplicate deals of seed 20261203 (one core)
-	$(PY) -m lostcards.analysis.ladder --deals 1000 --solitaire-deals 500 --seed 20261203 --bots $(LADDER_BOTS)
+	$(PY) -m lostcards ladder --deals 1000 --solitaire-deals 500 --seed 20261203 --bots $(LADDER_BOTS)
 
 report: $(STAMP)  ## the main job: simulate the default batch and write reports/
 	$(PY) -m lostcards simulate --rules expeditions --policies expert,greedy --rounds 100000 \

@@ -95,3 +95,15 @@ def fails_last(res, status: int, *words):
     for w in words:
         assert w in got[-1], f"{w!r} not in {got[-1]!r}"
     return got[-1]
+
+
+def interrupt(p: subprocess.Popen, what: str, within: float = 10.0) -> int:
+    """Ctrl-C to child `p` (started with `default_sigint`); its exit status, or AssertionError naming `what`
+    when it is still running `within` seconds later (the child is then killed)."""
+    p.send_signal(signal.SIGINT)
+    try:
+        return p.wait(timeout=within)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+        raise AssertionError(f"Ctrl-C did not stop {what} within {within:g} s") from None

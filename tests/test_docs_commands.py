@@ -55,6 +55,9 @@ def _plays_out(args: list[str]) -> bool:
 
 
 def shrink(args: list[str]) -> list[str]:
+    if args[0] == "ladder":            # two deals a table: the command as written, its sample cut
+        args = ["2" if prev in ("--deals", "--solitaire-deals") else a for prev, a in zip(["", *args], args)]
+        return args + [a for opt in ("--deals", "--solitaire-deals") if opt not in args for a in (opt, "2")]
     n = SMALL.get(args[0])
     if n is None:
         return args

@@ -1,110 +1,63 @@
-"""`lostcards play` as a person uses it: typed at a real pseudo-terminal.
+"""`lostcards play` as a person uses it, in this process: the command runs with its typed lines read by a
+`Typist` that looks at the screen written so far (as a person at a terminal would) and answers each prompt.
 
-A child `python -m lostcards play` gets a pty as its terminal (its controlling terminal, so Ctrl-C
-typed there interrupts it); the test reads the screen, types moves (a mistyped one, an illegal one,
-an undo), plays a round to its end, and checks the record (it replays with `lostcards replay`) and
-the analysis printed.  Also: Ctrl-C keeps the round so far, `quit`, 4 players, and the one-line
-refusals of bad options.
+The typist reads the screen, types moves (a mistyped one, an illegal one, an undo), plays a round to its
+end, and the test checks the record (it replays with `lostcards replay`) and the analysis printed.  Also:
+`quit`, 4 players, solitaire, what the screen says (the card drawn, the others' moves, plurals), and the
+one-line refusals of bad options.  Ctrl-C is the one test in a child process (a signal is the point).
 """
 from __future__ import annotations
 
-import fcntl
+import contextlib
+import io
 import json
 import os
-import pty
 import re
-import select
-import signal
 import subprocess
 import sys
-import termios
 import time
 
 import pytest
-from safety_tools import cli, env, lines, sub
+from safety_tools import cli, default_sigint, env, interrupt, lines
 
 from lostcards.interactive.moves import InputRefused, parse
 from lostcards.rules.ruleset import rules
 
-PROMPT = re.compile(r"(your move|draw)> $")
+
+class Typist:
+    """Answers `lostcards play`'s prompts from a script: each entry is a line, or a function of the screen
+    since the last prompt (text) that returns the line; after the script, `then` (a function of the
+    screen) answers, or EOF (the input closed)."""
+
+    def __init__(self, *script, then=None):
+        self.script = list(script)
+        self.then = then
+        self.out = io.StringIO()
+        self.seen = 0
+        self.prompts = []
+
+    def __call__(self, prompt: str) -> str:
+        self.out.write(prompt)
+        text = self.out.getvalue()
+        screen, self.seen = text[self.seen:], len(text)
+        self.prompts.append(prompt.strip())
+        step = self.script.pop(0) if self.script else self.then
+        if step is None:
+            raise EOFError
+        line = step(screen) if callable(step) else step
+        self.out.write(line + "\n")           # the terminal's echo
+        return line
 
 
-def _terminal_child():
-    """preexec_fn: a new session whose controlling terminal is the pty on stdin; Ctrl-C at its default."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    os.setsid()
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-
-class Terminal:
-    """`python -m lostcards ARGS` on a pseudo-terminal: type lines, wait for text, read everything."""
-
-    def __init__(self, *args, cwd):
-        master, slave = pty.openpty()
-        self.fd = master
-        self.proc = subprocess.Popen([sys.executable, "-m", "lostcards", *map(str, args)], stdin=slave,
-                                     stdout=slave, stderr=slave, cwd=cwd, env=env(), preexec_fn=_terminal_child,
-                                     close_fds=True)
-        os.close(slave)
-        self.text = ""
-        self.seen = 0            # how far expect() has consumed
-
-    def _pump(self, timeout: float) -> bool:
-        r, _, _ = select.select([self.fd], [], [], timeout)
-        if not r:
-            return False
-        try:
-            data = os.read(self.fd, 65536)
-        except OSError:          # the child closed the terminal
-            return False
-        if not data:
-            return False
-        self.text += data.decode("utf-8", "replace").replace("\r\n", "\n")
-        return True
-
-    def expect(self, pattern, timeout: float = 300.0) -> re.Match:
-        """Wait for `pattern` (a regex) after what earlier calls consumed; consume up to its end."""
-        rx = re.compile(pattern, re.M)
-        end = time.monotonic() + timeout
-        while True:
-            m = rx.search(self.text, self.seen)
-            if m:
-                self.seen = m.end()
-                return m
-            if time.monotonic() > end or (not self._pump(0.5) and self.proc.poll() is not None
-                                           and not self._pump(0.1)):
-                if rx.search(self.text, self.seen):
-                    continue
-                raise AssertionError(f"no {pattern!r} in the terminal; its last output:\n{self.text[-3000:]}")
-
-    def type(self, line: str) -> None:
-        os.write(self.fd, (line + "\n").encode())
-
-    def ctrl_c(self) -> None:
-        os.write(self.fd, b"\x03")
-
-    def finish(self, timeout: float = 600.0) -> int:
-        end = time.monotonic() + timeout
-        while self.proc.poll() is None and time.monotonic() < end:
-            self._pump(0.2)
-        while self._pump(0.1):
-            pass
-        try:
-            rc = self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            raise AssertionError(f"the child did not end; its last output:\n{self.text[-3000:]}") from None
-        finally:
-            os.close(self.fd)
-        return rc
-
-
-def _screen(term: Terminal) -> tuple[str, str]:
-    """Wait for the next prompt: (the text since the last one, which prompt)."""
-    start = term.seen
-    m = term.expect(r"(your move|draw)> ")
-    return term.text[start:m.start()], m.group(1)
+def play(monkeypatch, typist: Typist, *args, cwd) -> tuple[int, str]:
+    """`lostcards play ARGS` in this process, its lines typed by `typist`: (exit status, everything shown)."""
+    import lostcards.cli.play as play_cli
+    from lostcards.cli.app import main_status
+    monkeypatch.setattr(play_cli, "_Lines", lambda: typist)
+    monkeypatch.chdir(cwd)
+    with contextlib.redirect_stdout(typist.out), contextlib.redirect_stderr(typist.out):
+        code = main_status(["play", *map(str, args)])
+    return code, typist.out.getvalue()
 
 
 def _choose(screen: str) -> str:
@@ -119,55 +72,56 @@ def _hand(screen: str) -> list:
     return re.findall(r"^your hand: (.*)$", screen, re.M)[-1].replace("|", " ").split()
 
 
-def test_a_round_typed_at_a_terminal_to_its_record_and_analysis(tmp_path):
+def _moves(screen: str) -> str:
+    """A whole turn: the chosen card, then the draw off the deck."""
+    return _choose(screen) + " draw deck"
+
+
+def test_a_round_typed_to_its_record_and_analysis(tmp_path, monkeypatch):
     rec = tmp_path / "round.json"
-    term = Terminal("play", "--against", "random", "--seed", 5, "--out", rec, "--samples", 4, "--reveal",
-                    cwd=tmp_path)
-    screen, which = _screen(term)
-    assert which == "your move"
+    first = {}
+
+    def look(screen):
+        first["screen"] = screen
+        first["hand"] = _hand(screen)
+        return "plya 7H"                                       # mistyped
+
+    def not_held(screen):
+        assert "is not a command" in screen
+        return "play " + next(f"{r}{s}" for s in "CDHS" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10")
+                              if f"{r}{s}" not in first["hand"])
+
+    def discard(screen):
+        assert "refused (NOT_HELD): " in screen
+        return f"discard {first['hand'][0]}"
+
+    def draw_back(screen):
+        assert "now draw: draw deck" in screen and "type 'deck' or a pile's suit letter" in screen
+        return "draw " + first["hand"][0][-1]                  # illegal: the card just discarded
+
+    def undo(screen):
+        assert re.search(r"refused \((DRAW_BACK|EMPTY_PILE)\)", screen), screen
+        return "undo"
+
+    def choose(screen):
+        assert f"taken back: discard {first['hand'][0]}" in screen
+        return _choose(first["screen"])
+
+    t = Typist(look, not_held, discard, draw_back, undo, choose, "deck", then=_moves)
+    code, out = play(monkeypatch, t, "--against", "random", "--seed", 5, "--out", rec, "--samples", 4,
+                     "--reveal", cwd=tmp_path)
+    assert code == 0, out[-2000:]
     for shown in ("draw pile: ", "discard piles (top, depth):", "expeditions (score so far):", "your hand: ",
-                  "legal moves:", "stall count: 0"):
-        assert shown in screen, shown
-    hand = _hand(screen)
+                  "legal moves:", "stall count: 0", "since your last turn:\n  seat 1 (random): "):
+        assert shown in first["screen"] + out, shown
+    hand = first["hand"]
     assert hand == sorted(hand, key=lambda t: "CDHS".index(t[-1])), "the hand is sorted by suit"
-    term.type("plya 7H")                                         # mistyped
-    assert "is not a command" in term.expect(r"refused: .*$").group(0)
-    term.expect("your move> ")
-    not_held = next(f"{r}{s}" for s in "CDHS" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10")
-                    if f"{r}{s}" not in hand)
-    term.type(f"play {not_held}")                                # illegal: not in the hand
-    assert "NOT_HELD" in term.expect(r"refused \(NOT_HELD\): .*$").group(0)
-    term.expect("your move> ")
-    term.type(f"discard {hand[0]}")
-    term.expect(r"now draw: draw deck")
-    term.expect("draw> ")
-    term.type("draw " + hand[0][-1])                             # illegal: the card just discarded
-    term.expect(r"refused \((DRAW_BACK|EMPTY_PILE)\)")
-    term.expect("draw> ")
-    term.type("undo")
-    term.expect(f"taken back: discard {hand[0]}")
-    term.expect("your move> ")
-    term.type(_choose(screen))
-    term.expect("draw> ")
-    term.type("draw deck")
-    turns = 1
-    while True:
-        start = term.seen
-        m = term.expect(r"(your move> |the record: .*$)")
-        if m.group(1).startswith("the record"):
-            break
-        screen = term.text[start:m.start()]
-        term.type(_choose(screen))
-        term.expect("draw> ")
-        term.type("draw deck")
-        turns += 1
-    term.expect("the other hands")
-    term.expect(r"your moves, analysed")
-    rc = term.finish()
-    out = term.text
-    assert rc == 0, out[-2000:]
+    assert re.search(r"^you drew \w+ from the draw pile$", out, re.M), "the card drawn is shown"
     assert "the round: ok" in out and "ended by deck" in out
-    assert re.search(r"^  1\. turn \d+: you played .*; better: .*; [\d.]+ points lost", out, re.M), out[-1500:]
+    assert "the other hands" in out and "your moves, analysed" in out
+    assert re.search(r"^  1\. turn \d+: your move: (play|discard) \w+, draw \w+; better: .*; [\d.]+ points lost",
+                     out, re.M), out[-1500:]
+    turns = t.prompts.count("your move>") - 3
     assert turns > 10
     code, text, err = cli("replay", rec)
     assert code == 0 and "ended by deck" in text
@@ -175,50 +129,103 @@ def test_a_round_typed_at_a_terminal_to_its_record_and_analysis(tmp_path):
     assert record["format"] == "lostcards-round/1" and len(record["turns"]) >= 2 * turns - 1
 
 
-def test_ctrl_c_keeps_the_round_so_far(tmp_path):
-    rec = tmp_path / "r.json"
-    term = Terminal("play", "--against", "greedy", "--seed", 9, "--out", rec, "--first", 1, cwd=tmp_path)
-    screen, _ = _screen(term)
-    term.type(_choose(screen) + " draw deck")
-    _screen(term)
-    term.ctrl_c()
-    rc = term.finish(60)
-    assert rc == 130, term.text[-1500:]
-    assert "the round so far is saved" in term.text
-    code, text, _ = cli("replay", "--json", rec)
-    v = json.loads(text)
-    assert code == 0 and v["ok"] and v["ended_by"] == "unfinished" and v["turns"] >= 3
+def test_the_draw_prompt_takes_the_source_alone(tmp_path, monkeypatch):
+    """At `draw>`, `deck` and a suit letter alone are the draw (`d`: the D pile, as the prompt says)."""
+    rec = tmp_path / "d.json"
+    t = Typist(lambda screen: _choose(screen), "deck", lambda screen: "discard " + _hand(screen)[0], "deck",
+               lambda screen: _choose(screen), "draw deck", "quit")
+    code, out = play(monkeypatch, t, "--against", "random", "--seed", 5, "--out", rec, cwd=tmp_path)
+    assert code == 0 and t.prompts == ["your move>", "draw>", "your move>", "draw>", "your move>", "draw>",
+                                       "your move>"], (t.prompts, out)
+    assert "refused" not in out and out.count("you drew ") == 3
+    turns = json.loads(rec.read_text())["turns"]
+    assert [tr["draw"] for tr in turns[0::2]][:3] == ["deck"] * 3
+    from lostcards.interactive.moves import draw_only
+    r = rules("expeditions", players=2)
+    assert draw_only("d", r).draw == 1 and draw_only(" DECK ", r).draw == "deck"
+    assert draw_only("discard 7H", r) is None and parse("d 7H", r).word == "discard"
 
 
-def test_quit_and_four_players_with_a_partner(tmp_path):
+def test_quit_and_four_players_with_a_partner(tmp_path, monkeypatch):
     rec = tmp_path / "four.json"
-    term = Terminal("play", "--players", 4, "--against", "random", "--partner", "greedy", "--seed", 2,
-                    "--out", rec, cwd=tmp_path)
-    screen, _ = _screen(term)
-    assert "team A with seat 2 greedy" in screen and "pass     any two cards" in screen
-    hand = _hand(screen)
-    term.type(f"pass {hand[0]} {hand[1]}")
-    screen, _ = _screen(term)
-    assert "seat 2 greedy: " in screen and "known to hold" in screen      # what was passed to the partner
-    term.type("quit")
-    assert term.finish(60) == 0
-    assert "stopped: the round so far is saved" in term.text
+    seen = {}
+
+    def pass_two(screen):
+        seen["first"] = screen
+        hand = _hand(screen)
+        return f"pass {hand[0]} {hand[1]}"
+
+    def quit_(screen):
+        seen["second"] = screen
+        return "quit"
+    code, out = play(monkeypatch, Typist(pass_two, quit_), "--players", 4, "--against", "random",
+                     "--partner", "greedy", "--seed", 2, "--out", rec, cwd=tmp_path)
+    assert code == 0
+    assert "team A with seat 2 greedy" in seen["first"] and "pass     any two cards" in seen["first"]
+    assert "seat 2 greedy: " in seen["second"] and "known to hold" in seen["second"]   # what was passed
+    assert "stopped: the round so far is saved" in out
     v = json.loads(cli("replay", "--json", rec)[1])
     assert v["ok"] and v["turns"] >= 4
 
 
-def test_a_solitaire_round_to_its_end(tmp_path):
+def test_a_solitaire_round_to_its_end(tmp_path, monkeypatch):
     rec = tmp_path / "solo.json"
-    term = Terminal("play", "--players", 1, "--seed", 4, "--out", rec, "--no-analysis", "--reveal", cwd=tmp_path)
-    while True:
-        start = term.seen
-        m = term.expect(r"(your move> |the record: .*$)")
-        if m.group(1).startswith("the record"):
-            break
-        term.type(_choose(term.text[start:m.start()]))
-    assert term.finish(60) == 0
-    assert "ended by hand-empty" in term.text and "the cards set aside" in term.text
+    code, out = play(monkeypatch, Typist(then=_choose), "--players", 1, "--seed", 4, "--out", rec,
+                     "--no-analysis", "--reveal", cwd=tmp_path)
+    assert code == 0, out[-1500:]
+    assert "ended by hand-empty" in out and "the cards set aside" in out
     assert cli("replay", rec)[0] == 0
+
+
+def test_the_input_closed_stops_and_keeps_the_round(tmp_path, monkeypatch):
+    rec = tmp_path / "eof.json"
+    code, out = play(monkeypatch, Typist(), "--against", "random", "--seed", 1, "--out", rec, cwd=tmp_path)
+    assert code == 0 and "stopped: the round so far is saved" in out
+    assert json.loads(rec.read_text())["turns"] == []
+
+
+def test_stdin_closed_is_one_line(tmp_path):
+    """`lostcards play 0<&-`: no standard input at all (Python's sys.stdin is None)."""
+    p = subprocess.run([sys.executable, "-m", "lostcards", "play", "--out", str(tmp_path / "x.json")],
+                       stdin=subprocess.DEVNULL, capture_output=True, text=True, cwd=tmp_path, env=env(),
+                       timeout=120, preexec_fn=lambda: os.close(0))
+    assert p.returncode == 1 and "standard input, which is closed" in p.stderr, p.stderr
+    assert len(lines(p.stdout, p.stderr)) == 1 and not (tmp_path / "x.json").exists()
+
+
+SLOW_BOT = """
+import time
+
+
+def slow(obs, stream):
+    # a bot that thinks for a minute (plain Python: it runs on the reference engine)
+    time.sleep(60)
+    raise AssertionError("never reached: the test interrupts it")
+"""
+
+
+@pytest.mark.parametrize("bot", ["slowbot:slow", pytest.param("improve:base=search", marks=pytest.mark.slow)])
+def test_ctrl_c_while_a_bot_thinks_stops_at_once_and_keeps_the_round(tmp_path, bot):
+    """A bot's decision (a minute of sleep in Python; improve over search: one long numba call through the
+    bridge) says it is thinking after a second, and Ctrl-C then stops the command within seconds, exit
+    130, the record saved."""
+    (tmp_path / "slowbot.py").write_text(SLOW_BOT)
+    rec = tmp_path / "r.json"
+    p = subprocess.Popen([sys.executable, "-m", "lostcards", "play", "--first", "1", "--against", bot, "--seed", "3",
+                          "--out", str(rec), "--no-analysis"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, cwd=tmp_path, env=env(), preexec_fn=default_sigint)
+    text = b""
+    os.set_blocking(p.stdout.fileno(), False)
+    end = time.monotonic() + 600
+    while b"is thinking" not in text and time.monotonic() < end and p.poll() is None:
+        time.sleep(0.2)
+        text += p.stdout.read() or b""
+    assert b"is thinking" in text, text.decode()[-1500:]
+    rc = interrupt(p, "play while the bot thought")
+    text += p.stdout.read() or b""
+    assert rc == 130 and b"the round so far is saved" in text and b"Traceback" not in text, text.decode()[-1500:]
+    v = json.loads(cli("replay", "--json", rec)[1])
+    assert v["ok"] and v["ended_by"] == "unfinished" and v["turns"] == 0
 
 
 @pytest.mark.parametrize("args, words", [
@@ -226,12 +233,19 @@ def test_a_solitaire_round_to_its_end(tmp_path):
     (["--partner", "greedy"], "--partner is for 4 players"),
     (["--players", "4", "--opponents", "random,greedy,expert"], "--opponents names 3 policies"),
     (["--against", "nosuch"], "unknown policy 'nosuch'"),
+    (["--players", "1", "--against", "nosuch"], "unknown policy 'nosuch'"),
     (["--set", "hand_size=0"], "hand_size = 0 is not allowed"),
 ])
 def test_bad_options_are_one_line(tmp_path, args, words):
     code, out, err = cli("play", *args, "--out", tmp_path / "x.json", cwd=tmp_path)
     assert code == 1 and words in err and len(lines(out, err)) == 1, (out, err)
     assert not (tmp_path / "x.json").exists()
+
+
+def test_an_empty_out_is_one_line(tmp_path):
+    code, out, err = cli("play", "--out", "", cwd=tmp_path)
+    assert code == 1 and "--out '' is not allowed" in err and len(lines(out, err)) == 1, (out, err)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_an_out_file_that_is_not_a_record_is_left_alone(tmp_path):
@@ -251,37 +265,42 @@ def test_typed_lines_are_read_as_spec_notation():
             parse(bad, r)
 
 
-def test_the_record_replays_with_the_command(tmp_path):
-    """`lostcards replay` on a record `play` wrote (in a fresh process, as a person would)."""
+def test_the_record_replays_with_the_command(tmp_path, monkeypatch):
+    """`lostcards replay` on a record `play` wrote."""
     rec = tmp_path / "q.json"
-    term = Terminal("play", "--against", "random", "--seed", 1, "--out", rec, cwd=tmp_path)
-    _screen(term)
-    term.type("quit")
-    assert term.finish(60) == 0
-    p = sub("replay", rec)
-    assert p.returncode == 0 and "unfinished" in p.stdout
+    assert play(monkeypatch, Typist("quit"), "--against", "random", "--seed", 1, "--out", rec, cwd=tmp_path)[0] == 0
+    code, text, _ = cli("replay", rec)
+    assert code == 0 and "unfinished" in text
 
 
-def test_the_documented_play_commands_start_as_written(tmp_path):
+def test_the_documented_play_commands_start_as_written(tmp_path, monkeypatch):
     """docs/play.md's and README's `$ lostcards play ...` lines (interactive, so test_docs_commands leaves
-    them out): each starts, shows the first screen and stops at `quit`, its record saved."""
+    them out): each starts, shows the first screen and stops at `quit`, its record saved; each page says
+    how `lostcards` gets on the PATH before its first `$ lostcards` line."""
     import shlex
 
     from safety_tools import ROOT
     found = []
     for page in (ROOT / "README.md", ROOT / "docs" / "play.md"):
-        for line in page.read_text(encoding="utf-8").splitlines():
+        text = page.read_text(encoding="utf-8")
+        first = text.find("$ lostcards ")
+        assert ". .venv/bin/activate" in text[:first], f"{page.name} never says to activate .venv"
+        for line in text.splitlines():
             s = line.strip()
             if s.startswith("$ lostcards play"):
-                found.append(shlex.split(s[2:])[1:])
+                found.append(shlex.split(s[2:])[2:])
     assert len(found) >= 3
     for k, args in enumerate(found):
         out = tmp_path / f"doc{k}.json"
-        p = subprocess.run([sys.executable, "-m", "lostcards", *args, "--out", str(out)], input="quit\n",
-                           capture_output=True, text=True, cwd=tmp_path, env=env(), timeout=600)
-        assert p.returncode == 0, (args, p.stdout[-800:], p.stderr[-800:])
-        assert "legal moves:" in p.stdout and "stopped: the round so far is saved" in p.stdout, args
+        code, text = play(monkeypatch, Typist("quit"), *args, "--out", out, cwd=tmp_path)
+        assert code == 0, (args, text[-800:])
+        assert "legal moves:" in text and "stopped: the round so far is saved" in text, args
         assert json.loads(out.read_text())["format"] == "lostcards-round/1"
+
+
+def test_the_screen_says_one_card_not_1_cards():
+    from lostcards.interactive.screen import n_cards
+    assert (n_cards(1), n_cards(0), n_cards(2)) == ("1 card", "0 cards", "2 cards")
 
 
 def test_a_pass_between_the_others_shows_no_cards(tmp_path):

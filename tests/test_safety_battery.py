@@ -268,7 +268,7 @@ def test_a_figure_goes_to_a_new_folder_and_a_failed_figure_keeps_the_analysis(wo
     assert code == 0 and fig.stat().st_size > 0 and "total:" in out, out + err
     import lostcards.analysis.analyze as an
 
-    def broken(res, path):
+    def broken(res, path, **savefig):
         raise OSError(28, "No space left on device")
     monkeypatch.setattr(an, "figure", broken)
     code, out, err = cli("analyze", world["REC"], "--samples", 2, "--figure", tmp_path / "figs" / "b.png")

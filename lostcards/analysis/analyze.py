@@ -74,6 +74,7 @@ class RoundLoss:
     evaluator: str
     scores: list
     turns: list = field(default_factory=list)
+    ended: bool = True          # False: the record stops before the round's end (its scores are so far)
 
     @property
     def total(self) -> float:
@@ -120,12 +121,14 @@ def pick_record(data, index: int = 1):
 
 
 def move_text(m: int, rules) -> str:
-    """A move in words: ``R5 expedition, draw deck``, ``B3 discard, draw G``, ``pass R5 R6``."""
+    """A move as `lostcards play` takes and shows it: ``play 5H, draw deck``, ``discard 3S, draw D``,
+    ``pass 5H 6H``."""
     from lostcards.engine.moves import turn_record
     t = turn_record(m, rules)
     if "pass" in t:
         return "pass " + " ".join(t["pass"])
-    return f"{t['play']} {t['to']}" + (f", draw {t['draw']}" if "draw" in t else "")
+    word = "play" if t["to"] == "expedition" else "discard"
+    return f"{word} {t['play']}" + (f", draw {t['draw']}" if "draw" in t else "")
 
 
 def candidates(rnd, seat: int) -> list:
@@ -193,7 +196,8 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
     chooser = _searcher(search) if search else None
     rnd = rec.deal.round()
     out = RoundLoss(seat=int(seat), players=rules.players, rules=rules.describe(), samples=samples,
-                    evaluator=ev.spec, scores=list(verdict["scores"]))
+                    evaluator=ev.spec, scores=list(verdict["scores"]),
+                    ended=verdict.get("ended_by") != "unfinished")
     for k, turn in enumerate(rec.turns, start=1):
         move = move_of_turn(turn, rules)
         if rnd.seat == seat:
@@ -254,7 +258,8 @@ def _searcher(spec: str):
 
 def table(res: RoundLoss) -> str:
     """The analysis as a readable table, one line a turn, and the round's sum."""
-    head = (f"seat {res.seat} of a {res.players}-player round ({res.rules}); final scores "
+    head = (f"seat {res.seat} of a {res.players}-player round ({res.rules}); "
+            f"{'final scores' if res.ended else 'scores so far (the record stops before the end)'} "
             f"{', '.join(f'{s:+d}' for s in res.scores)}\n"
             f"expected points lost a move, {res.samples} determinizations a turn, played out by "
             f"{res.evaluator} for every seat (95% intervals)\n")
@@ -281,8 +286,9 @@ def table(res: RoundLoss) -> str:
     return head + "\n".join([line(cols), *map(line, rows), foot])
 
 
-def figure(res: RoundLoss, path) -> None:
-    """The expected margin turn by turn, after the played and after the best move (PNG or PDF)."""
+def figure(res: RoundLoss, path, **savefig) -> None:
+    """The expected margin turn by turn, after the played and after the best move (PNG, PDF, ...;
+    `savefig`: matplotlib's savefig options, e.g. the file's metadata)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -298,7 +304,7 @@ def figure(res: RoundLoss, path) -> None:
     ax.set_title(f"seat {res.seat}: {res.total:.1f} expected points lost ({res.evaluator} play-outs)")
     ax.legend()
     fig.tight_layout()
-    fig.savefig(path)
+    fig.savefig(path, **savefig)
     plt.close(fig)
 
 

@@ -33,8 +33,12 @@ def analyze(record, seat, index, samples, evaluator, search, seed, as_json, figu
     """
     from lostcards.analysis.analyze import FIGURE_FORMATS, analyze_round, figure, pick_record, table
     from lostcards.run.outfile import check_file, write_file
+    for option, value in (("--figure", figure_path), ("--search", search)):
+        if value is not None and not value.strip():
+            raise click.ClickException(f"{option} '' is not allowed: "
+                                       + ("a file name" if option == "--figure" else "a policy spec, e.g. search"))
     if figure_path:                                   # refused before the analysis, not after
-        check_file(figure_path, "--figure", FIGURE_FORMATS)
+        check_file(figure_path, "--figure", FIGURE_FORMATS, ours=ours)
     try:
         with click.open_file(record, "rb") as f:      # "-" is stdin
             data = f.read()
@@ -44,4 +48,36 @@ def analyze(record, seat, index, samples, evaluator, search, seed, as_json, figu
     res = analyze_round(rec, seat=seat, samples=samples, seed=seed, evaluator=evaluator, search=search)
     click.echo(json.dumps(res.as_dict()) if as_json else table(res))    # shown even if the figure then fails
     if figure_path:
-        write_file(figure_path, "--figure", lambda tmp: figure(res, tmp))
+        write_file(figure_path, "--figure", lambda tmp: figure(res, tmp, **mark(tmp)))
+
+
+MARK = "lostcards analyze"      # written into every figure's metadata: a file that holds it is one of ours
+
+
+def mark(path) -> dict:
+    """savefig's options that write MARK into a figure of `path`'s format."""
+    from pathlib import Path
+    fmt = Path(path).suffix.lower().lstrip(".")
+    if fmt == "png":
+        return {"metadata": {"Software": MARK}}
+    if fmt in ("pdf", "svg", "svgz", "eps", "ps"):
+        return {"metadata": {"Creator": MARK}}
+    if fmt in ("jpg", "jpeg"):
+        return {"pil_kwargs": {"comment": MARK.encode()}}
+    if fmt in ("tif", "tiff"):
+        return {"pil_kwargs": {"description": MARK}}
+    if fmt == "webp":
+        return {"pil_kwargs": {"xmp": f"<x:xmpmeta xmlns:x='adobe:ns:meta/'>{MARK}</x:xmpmeta>".encode()}}
+    return {}
+
+
+def ours(path) -> bool:
+    """Whether the file at `path` is a figure `lostcards analyze` wrote (it carries MARK)."""
+    import gzip
+    try:
+        data = path.read_bytes()
+        if path.suffix.lower() == ".svgz":
+            data = gzip.decompress(data)
+    except (OSError, EOFError, gzip.BadGzipFile):
+        return False
+    return MARK.encode() in data

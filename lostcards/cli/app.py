@@ -49,6 +49,8 @@ COMMANDS = {
              "Take a seat against bots for one round, typing your moves; the round is saved as a record."),
     "serve": ("lostcards.cli.serve", "serve",
               "Play any bot in a browser, see your costliest moves, try a rule change (docs/web.md)."),
+    "ladder": ("lostcards.cli.ladder", "ladder",
+               "Every bot against expert on duplicate deals: a Markdown row a bot and table (docs/bots.md)."),
 }
 
 EXIT_HELP = """\b

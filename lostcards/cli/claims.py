@@ -39,7 +39,10 @@ def claims(ids, quick, out, seed, threads, stages, directory):
     unknown = [i for i in ids if i not in known]
     if unknown:
         raise ClaimsError(f"unknown claim {', '.join(unknown)} (known: {', '.join(known) or 'none'})")
-    chosen = list(dict.fromkeys(ids)) or list(known)
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise ClaimsError(f"claim {', '.join(twice)} is named twice: name each claim once")
+    chosen = list(ids) or list(known)
     outputs = ["claims.csv", "claims.md", "tips.md", "claims.manifest.json",
                *(f"figures/{c}.{x}" for c in chosen for x in ("png", "svg"))]
     identity = {"claims": sorted(chosen) if ids else "all", "quick": quick, "seed": seed}

@@ -47,6 +47,11 @@ def play(against, partner, opponents, players, seat, first, preset, sets, seed, 
     from lostcards.interactive.session import Session
     from lostcards.policies import resolve, split_policies
     from lostcards.rules.ruleset import build_rules
+    if out is not None and not out.strip():
+        raise BadArgument("--out '' is not allowed: a file name for the round's record (or leave --out out)")
+    if sys.stdin is None or sys.stdin.closed:
+        raise BadArgument("lostcards play reads your moves from standard input, which is closed: run it at a "
+                          "terminal, or feed it the moves (e.g. < moves.txt)")
     r = build_rules(preset, sets, int(players))
     if seat >= r.players:
         raise BadArgument(f"--seat = {seat} is not allowed: a seat 0..{r.players - 1}")
@@ -95,7 +100,10 @@ class _Lines:
         sys.stdout.write(prompt)
         sys.stdout.flush()
         if self.fd is None:
-            return input()
+            try:
+                return input()
+            except RuntimeError:       # input(): lost sys.stdin
+                raise EOFError from None
         while b"\n" not in self.buf:
             try:
                 if not select.select([self.fd], [], [], 0.2)[0]:
@@ -119,6 +127,9 @@ def _bots(players, seat, against, partner, opponents, resolve, split_policies) -
     others = [s for s in range(players) if s != seat]
     mate = (seat + 2) % 4 if players == 4 else None
     opp_seats = [s for s in others if s != mate]
+    for spec in (against, partner):
+        if spec is not None:          # checked even where no seat plays it (solitaire)
+            resolve(spec)
     specs = {s: against for s in others}
     if mate is not None and partner is not None:
         specs[mate] = partner

@@ -81,7 +81,7 @@ def _sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds,
         opps = [] if opponents.strip().lower() == "none" else [resolve(o).spec
                                                                 for o in split_policies(opponents, "--opponents")]
         budgets = []
-        if depth:
+        if depth is not None:                  # '' is an empty entry, refused below
             parts = [b.strip() for b in depth.split(",")]
             if not all(parts):
                 raise SweepError(f"--depth {shorten(depth)!r} has an empty entry: budgets must be integers >= 1, "
@@ -104,7 +104,7 @@ def _sweep(preset, sets, grid, players, policy, opponents, rounds, skill_rounds,
             "--rounds", str(rounds), *(["--skill-rounds", str(skill_rounds)] if skill_rounds is not None else []),
             "--seed", str(seed), *[a for s in baseline for a in ("--baseline", s)],
             "--max-stall", f"{max_stall:g}", "--max-first", f"{max_first:g}", "--min-skill", f"{min_skill:g}",
-            *(["--depth", depth, "--depth-deals", str(depth_deals)] if depth else []), "--out", str(out)]
+            *(["--depth", depth, "--depth-deals", str(depth_deals)] if budgets else []), "--out", str(out)]
     from lostcards.analysis.sweep_cells import CellStore, cell_file
     outputs = (*SWEEP_FILES, *(cell_file(c.index) for c in cells))
     with claim(out, "sweep", identity, outputs, "lostcards sweep " + " ".join(shlex.quote(a) for a in args)) as c:

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from lostcards.cli.common import SEED, SEED_HELP, THREADS, Count, Number, fail
-from lostcards.errors import LostcardsError
+from lostcards.errors import BadArgument, LostcardsError
 
 
 @click.command()
@@ -15,7 +15,8 @@ from lostcards.errors import LostcardsError
               help="Generations to run (a stopped run resumes from its --out folder).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--out", "out", type=click.Path(file_okay=False), required=True,
-              help="Folder for each generation's weights, curve.csv, curve.png, weights.json and state.json.")
+              help="Folder for each generation's weights, curve.csv, curve.png, weights.json and state.json "
+                   "(claimed: a folder holding anything else is refused; the same command resumes a stopped run).")
 @click.option("--rules", "rules_text", default="expeditions/2", show_default=True,
               help="Rulesets the fitness and the gate average over: PRESET/PLAYERS, comma-separated.")
 @click.option("--pairs", type=Count(1, 1000), default=8, show_default=True,
@@ -41,9 +42,13 @@ def train(generations, seed, out, rules_text, pairs, pool, deals, gate, sigma, l
     from lostcards.policies.learned.train import Settings, parse_rulesets
     from lostcards.policies.learned.train import train as run
     try:
-        refs = tuple(split_policies(reference)) if reference.strip() else ()
-        for r in refs:
-            resolve(r)
+        if not out.strip():
+            raise BadArgument("--out '' is not allowed: a folder for the run's files")
+        refs = tuple(split_policies(reference, "--reference")) if reference.strip() else ()
+        specs = [resolve(r).spec for r in refs]
+        twice = sorted({r for r in specs if specs.count(r) > 1})
+        if twice:
+            raise BadArgument(f"--reference names {', '.join(twice)} twice: give each policy once")
         st = Settings(generations=generations, seed=seed, rulesets=parse_rulesets(rules_text), pairs=pairs, pool=pool,
                       deals=deals, gate=gate, sigma=sigma, lr=lr, reference=refs, ref_deals=ref_deals,
                       threads=threads, init=init)
@@ -55,3 +60,6 @@ def train(generations, seed, out, rules_text, pairs, pool, deals, gate, sigma, l
         run(st, Path(out), command=command.strip(), say=lambda m: click.echo(m, err=True))
     except LostcardsError as e:
         fail(e)
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: the generations done are kept in {out}; the same command resumes", err=True)
+        raise

@@ -4,7 +4,8 @@ A turn is typed in two steps, as the rule sheet plays it: the card first
 (``play 7H`` to the own expedition, ``discard QS``; in a 4-player round also
 ``pass 2C 5D``), then the draw (``draw deck``, ``draw S``; solitaire draws by
 itself).  ``play 7H draw deck`` in one line does both.  ``help``, ``undo``
-(before the draw is given) and ``quit`` are words of their own.  Cards are
+(before the draw is given) and ``quit`` are words of their own; at the draw prompt ``deck`` or a
+suit letter alone is the draw.  Cards are
 case-insensitive and take ``T`` for 10 (SPEC §4).
 """
 from __future__ import annotations
@@ -22,8 +23,8 @@ HELP = """\
   play CARD         add a card to your expedition of its suit (e.g. play 7H)
   discard CARD      put a card face up on its suit's discard pile (e.g. discard QS)
   pass CARD CARD    4 players: hand two cards to your partner instead of a turn
-  draw deck         then draw off the draw pile, or
-  draw S            the top card of a suit's discard pile (not the card just discarded)
+  draw deck         then draw off the draw pile (or just: deck), or
+  draw S            the top card of a suit's discard pile, not the card just discarded (or just: S)
   play 7H draw deck both steps in one line
   undo              take back the card chosen, before the draw is given
   help              this list
@@ -72,6 +73,18 @@ def _source(text: str, rules):
     if len(t) == 1 and t.upper() in rules.letters:
         return rules.letters.index(t.upper())
     raise InputRefused(f"draw from 'deck' or a suit letter ({', '.join(rules.letters)}), not {t[:20]!r}")
+
+
+def draw_only(line: str, rules) -> Optional[Command]:
+    """At the draw prompt a line may name just the source: ``deck`` or a suit letter (``d`` is then the
+    D pile, not discard); None for any other line (read by ``parse``)."""
+    parts = line.strip().split()
+    if len(parts) != 1:
+        return None
+    try:
+        return Command("draw", draw=_source(parts[0], rules))
+    except InputRefused:
+        return None
 
 
 def parse(line: str, rules) -> Command:

@@ -12,6 +12,11 @@ from lostcards.rules.cards import format_card, suit_of
 from lostcards.rules.scoring import expedition_score
 
 
+def n_cards(n: int) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def cards_text(codes, letters: str) -> str:
     return " ".join(format_card(c, letters) for c in codes) or "-"
 
@@ -53,7 +58,7 @@ def draw_text(obs, after_discard_suit) -> str:
     out = []
     for src in obs.draw_sources(after_discard_suit):
         if src == "deck":
-            out.append(f"draw deck ({obs.deck_size} cards)")
+            out.append(f"draw deck ({n_cards(obs.deck_size)})")
         else:
             out.append(f"draw {letters[src]} ({format_card(obs.discards[src][-1], letters)})")
     return ", ".join(out)
@@ -71,18 +76,20 @@ def render(obs, names: dict, stall_limit: int = 0, last: list = ()) -> str:
     if players == 4:
         who += f", team {'AB'[obs.side]} with seat {obs.partner} {names.get(obs.partner, '?')}"
     out.append(f"=== turn {obs.turn + 1} · you are {who} ===")
-    out.extend(last)
+    if last:
+        out.append("since your last turn:")
+        out.extend(last)
     stall = ""
     if players > 1 and r.stall_limit:
         stall = f"   stall count: {obs.stall_count} (the round ends at {r.stall_limit * players})"
     elif players > 1:
         stall = f"   stall count: {obs.stall_count}"
-    out.append(f"draw pile: {obs.deck_size} cards{stall}")
+    out.append(f"draw pile: {n_cards(obs.deck_size)}{stall}")
     piles = []
     for s in range(r.suits):
         pile = obs.discards[s]
         piles.append(f"{letters[s]}: {format_card(pile[-1], letters)} ({len(pile)})" if pile else f"{letters[s]}: -")
-    out.append(("out of the game: " + str(sum(len(p) for p in obs.discards)) + " cards") if players == 1
+    out.append(("out of the game: " + n_cards(sum(len(p) for p in obs.discards))) if players == 1
                else "discard piles (top, depth):  " + "   ".join(piles))
     out.append("expeditions (score so far):")
     for side in range(r.sides):
@@ -99,7 +106,7 @@ def render(obs, names: dict, stall_limit: int = 0, last: list = ()) -> str:
         if s == seat:
             continue
         held = obs.known[s]
-        what = f"seat {s} {names.get(s, '?')}: {obs.hand_sizes[s]} cards"
+        what = f"seat {s} {names.get(s, '?')}: {n_cards(obs.hand_sizes[s])}"
         if held:
             source = "taken off the discard piles" if s != obs.partner else "you passed it or it took"
             what += f", known to hold {cards_text(held, letters)} ({source})"

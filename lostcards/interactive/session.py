@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from pathlib import Path
 from typing import Callable, Optional
 
-from lostcards.interactive.moves import HELP, InputRefused, card_choice, card_refusal, parse, refusal
+from lostcards.interactive.moves import HELP, InputRefused, card_choice, card_refusal, draw_only, parse, refusal
 from lostcards.interactive.screen import by_suit, cards_text, draw_text, render
 from lostcards.reference.moves import Pass, Play
 from lostcards.reference.round import Round, deal_record, turn_record
 from lostcards.rules.cards import format_card, parse_card, suit_of
 from lostcards.rules.streams import Stream
+
+THINKING = 1.0      # seconds a bot decides before the screen says it is thinking
 
 
 class Quit(Exception):
@@ -78,10 +81,14 @@ class Session:
                 s = self.rnd.seat
                 if s == self.seat:
                     move = self.ask()
+                    before = list(self.rnd.hand(s))
                     self._apply(move)
                     self.since = []
+                    drew = self._drawn(before, move)
+                    if drew:
+                        self.write(drew)
                 else:
-                    move = self.deciders[s](self.rnd.observation(), self.streams[s])
+                    move = self.decide(s)
                     self._apply(move)
                     self.since.append(f"  seat {s} ({self.names[s]}): {self._seen(s, move, letters)}")
         except Quit:
@@ -89,6 +96,41 @@ class Session:
         if self.since:                   # the others' moves after the person's last turn
             self.write("\n".join(["the last moves:", *self.since]))
         return True
+
+    def decide(self, s: int):
+        """Seat `s`'s bot's move, decided in a worker thread while this thread waits in short joins: a
+        Ctrl-C is honoured at once however long the bot's kernel runs (it releases the GIL), and a
+        decision longer than THINKING seconds says so on the screen."""
+        obs, stream, box = self.rnd.observation(), self.streams[s], {}
+
+        def work():
+            try:
+                box["move"] = self.deciders[s](obs, stream)
+            except BaseException as e:     # noqa: BLE001 - handed to the waiting thread as it is
+                box["error"] = e
+        worker = threading.Thread(target=work, name=f"lostcards-seat-{s}", daemon=True)
+        worker.start()
+        worker.join(THINKING)
+        if worker.is_alive():
+            self.write(f"seat {s} ({self.names[s]}) is thinking ... (Ctrl-C stops; the round so far is saved)")
+            while worker.is_alive():
+                worker.join(0.1)
+        if "error" in box:
+            raise box["error"]
+        return box["move"]
+
+    def _drawn(self, before: list, move) -> str:
+        """The line that tells the person what they drew (the card off the deck is news to them)."""
+        if not isinstance(move, Play) or move.draw is None:
+            return ""
+        got = list(self.rnd.hand(self.seat))
+        for c in before:
+            if c in got:
+                got.remove(c)
+        if len(got) != 1:
+            return ""
+        where = "the draw pile" if move.draw == "deck" else f"the {self.rules.letters[move.draw]} discard pile"
+        return f"you drew {format_card(got[0], self.rules.letters)} from {where}"
 
     def _seen(self, s: int, move, letters: str) -> str:
         """A bot's move as the person's seat saw it: a pass's cards only when they came to this seat."""
@@ -110,14 +152,14 @@ class Session:
                 prompt = "your move> "
             else:
                 after = suit_of(chosen.card) if chosen.to == "discard" else None
-                self.write(f"now draw: {draw_text(obs, after)}  (or undo)")
+                self.write(f"now draw: {draw_text(obs, after)}  (type 'deck' or a pile's suit letter; or undo)")
                 prompt = "draw> "
             try:
                 line = self.read(prompt)
             except EOFError:
                 raise Quit() from None
             try:
-                cmd = parse(line, rules)
+                cmd = (draw_only(line, rules) if chosen is not None else None) or parse(line, rules)
                 if cmd.word == "help":
                     self.write(HELP)
                     continue
@@ -192,6 +234,6 @@ class Session:
         if not worst:
             lines.append("  no move of yours lost points against the best one found")
         for k, t in enumerate(worst, start=1):
-            lines.append(f"  {k}. turn {t.turn}: you played {t.played}; better: {t.best}; "
+            lines.append(f"  {k}. turn {t.turn}: your move: {t.played}; better: {t.best}; "
                          f"{t.loss:.1f} points lost [{t.lo:.1f}, {t.hi:.1f}]")
         return "\n".join(lines)

@@ -132,6 +132,7 @@ class Policy:
 
     def __post_init__(self):
         object.__setattr__(self, "parameters", {k: as_parameter(k, d) for k, d in self.parameters.items()})
+        _check_values(self)
 
     @property
     def params(self) -> np.ndarray:
@@ -168,6 +169,26 @@ class Policy:
                 raise PolicyError(f"unknown parameter {shown(k)!r} of policy {self.name!r} (allowed: {allowed})")
             values[names.index(k)] = self.parameters[k].parse(f"{self.name}:{k}", v)
         return dataclasses.replace(self, values=tuple(values))
+
+
+
+def _check_values(p: Policy) -> None:
+    """A Policy built in code takes the values its parameters allow, as a spec's text must: one a
+    parameter, each finite and in its range (PolicyError naming the first that is not)."""
+    if not p.values:
+        return
+    if len(p.values) != len(p.parameters):
+        raise PolicyError(f"policy {shown(p.name)!r} has {len(p.parameters)} parameters, given "
+                          f"{len(p.values)} values: one a parameter")
+    for (k, d), v in zip(p.parameters.items(), p.values):
+        where = f"{shown(p.name)}:{k}"
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise PolicyError(f"{where}={shown(repr(v))} is not allowed: {d.allowed}")
+        if isinstance(d, Choice):
+            if float(v) not in [float(x) for x in d.values()]:
+                raise PolicyError(f"{where}={shown(repr(v))} is not allowed: {d.allowed}")
+        else:
+            d.parse(where, _num(v) if math.isfinite(v) and float(v).is_integer() else repr(float(v)))
 
 
 def _default(d):

@@ -1,7 +1,7 @@
 """The batch directory: where shard files go, the one atomic manifest writer, the output-directory guard.
 
-Every command that writes a directory (simulate, tournament, sweep, claims, rule
-tweaks) claims it first (``claim`` / ``check_dir``): a directory holding another
+Every command that writes a directory (simulate, tournament, sweep, train, claims,
+rule tweaks) claims it first (``claim`` / ``check_dir``): a directory holding another
 command's output, a different run of the same command, or files the run would
 overwrite that no run of it wrote, is refused in one line before anything is
 played.  Manifests are written with ``write_manifest`` (a temporary file, fsync,
@@ -66,7 +66,7 @@ def now() -> str:
 
 # the manifest each command kind writes; claims and rule tweaks share the report directory
 MANIFESTS = {"simulate": "manifest.json", "tournament": "manifest.json", "sweep": "manifest.json",
-             "claims": "claims.manifest.json", "rule-tweaks": "rule-tweaks.json"}
+             "train": "manifest.json", "claims": "claims.manifest.json", "rule-tweaks": "rule-tweaks.json"}
 SHARE = {"claims": {"rule-tweaks"}, "rule-tweaks": {"claims"}}
 
 

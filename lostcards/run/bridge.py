@@ -116,12 +116,14 @@ class Bridged:
     def __call__(self, observation, stream):
         from lostcards.engine.convert import from_observation
         from lostcards.engine.moves import to_reference
+        from lostcards.run.threads import call
         mem = self.memory(stream)
         s = stream.s
         mem[M_RNG:M_RNG + 4] = np.array(s, np.uint64)
         if self._fn is None:
             self._fn = _callable(self.kernel)
-        m = step(self._fn, from_observation(observation), self.params, mem)
+        # on a thread of its own (step releases the GIL): a Ctrl-C during a long decision is honoured at once
+        m = call(step, self._fn, from_observation(observation), self.params, mem)
         s[:] = [int(w) & _M64 for w in mem[M_RNG:M_RNG + 4]]
         return to_reference(int(m), observation.players)
 

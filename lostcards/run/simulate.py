@@ -73,6 +73,40 @@ def check_same_records(out: Path, manifest: dict, records, rounds: int) -> None:
                          f"would replace it: ask for {had['rounds']:,} again, or use another --out directory")
 
 
+def check_untouched(out: Path, manifest: dict, csv: bool, records) -> None:
+    """The files beside the shards that this run would write again (records.jsonl, the CSV tables) are
+    the ones the batch wrote, or absent: one changed since (its checksum differs from the manifest's)
+    is refused, not silently rewritten."""
+    kept = _checksums(manifest)
+    names = [*(["records.jsonl"] if records is not None else []), *(kept if csv else ())]
+    for name in names:
+        if changed(out, name, kept.get(name)):
+            raise BatchError(f"{out}/{name} is not the file this batch wrote (its checksum differs from "
+                             "manifest.json's): it was changed since; move it away (the same command then writes "
+                             "it again) or use another --out directory")
+
+
+def _checksums(manifest: dict) -> dict:
+    """{file: {"bytes", "sha256"}} of the files beside the shards, as the manifest keeps them."""
+    kept = dict(manifest.get("csv_files") or {})
+    if isinstance(manifest.get("records"), dict) and manifest["records"].get("sha256"):
+        kept["records.jsonl"] = manifest["records"]
+    return kept
+
+
+def changed(out: Path, name: str, info) -> bool:
+    """Whether `name` is there but differs from `info` (what the manifest says this batch wrote; none kept,
+    from a batch written before checksums: never)."""
+    p = Path(out) / name
+    return bool(info and info.get("sha256")) and p.exists() and (p.stat().st_size != info.get("bytes")
+                                                                 or sha256_file(p) != info["sha256"])
+
+
+def _kept(out: Path, name: str, info) -> bool:
+    """`name` is there as the batch wrote it (so it is left alone)."""
+    return bool(info and info.get("sha256")) and (Path(out) / name).exists() and not changed(out, name, info)
+
+
 def outputs(spec: BatchSpec, csv: bool, records) -> list:
     """The paths a simulate run writes beside its shard folders."""
     return [*(["records.jsonl"] if records is not None else []), *([f"{t}.csv" for t in spec.tables] if csv else [])]
@@ -95,7 +129,9 @@ def run(spec: BatchSpec, out, *, command: str = "", csv: bool = False,
     backend = backend or backends.Local(threads)
     check_dir(out, "simulate", spec.identity())         # a path the system refuses (too long, ...), before exists()
     existed = out.exists()
-    check_same_records(out, prepare_dir(out, spec, outputs(spec, csv, records)), records, spec.rounds)
+    manifest = prepare_dir(out, spec, outputs(spec, csv, records))
+    check_same_records(out, manifest, records, spec.rounds)
+    check_untouched(out, manifest, csv, records)
     if log and spec.shard_size < SMALL_SHARD and spec.shards > 10:
         log(f"warning: --shard-size {spec.shard_size:,} is small: each of the {spec.shards:,} shards rewrites the "
             f"manifest; {SMALL_SHARD:,} or more (the default is 100,000) plays faster")
@@ -126,6 +162,7 @@ def _run(spec, out, a, b, backend, command, csv, records, progress, log) -> dict
     with DirLock(out):
         manifest = prepare_dir(out, spec, outputs(spec, csv, records))   # again, under the lock
         check_same_records(out, manifest, records, spec.rounds)
+        check_untouched(out, manifest, csv, records)
         clear_leftovers(out)
         for t in spec.tables:
             (out / t).mkdir(exist_ok=True)
@@ -213,12 +250,17 @@ def _run(spec, out, a, b, backend, command, csv, records, progress, log) -> dict
                 pass
         try:
             if records is not None and spec.rounds:
-                idx = np.arange(spec.rounds) if records == "all" else sample_rounds(spec.rounds, int(records))
-                n = _write_records(out / "records.jsonl", spec, a, b, idx)
-                manifest["records"] = {"file": "records.jsonl", "rounds": n}
+                if not _kept(out, "records.jsonl", _checksums(manifest).get("records.jsonl")):
+                    idx = np.arange(spec.rounds) if records == "all" else sample_rounds(spec.rounds, int(records))
+                    n, h, size = _write_records(out / "records.jsonl", spec, a, b, idx)
+                    manifest["records"] = {"file": "records.jsonl", "rounds": n, "bytes": size, "sha256": h}
             if csv:
+                files = manifest.setdefault("csv_files", {})
                 for t in spec.tables:
-                    _write_csv(out, t, manifest)
+                    if not _kept(out, f"{t}.csv", files.get(f"{t}.csv")):    # the same table: left as it is
+                        _write_csv(out, t, manifest)
+                        p = out / f"{t}.csv"
+                        files[f"{t}.csv"] = {"bytes": p.stat().st_size, "sha256": sha256_file(p)}
                 manifest["csv"] = [f"{t}.csv" for t in spec.tables]
             write_manifest(out, manifest)
         except OSError as e:
@@ -231,14 +273,19 @@ def file_info(p: Path) -> dict:
     return {"rows": pq.ParquetFile(p).metadata.num_rows, "bytes": p.stat().st_size, "sha256": sha256_file(p)}
 
 
-def _write_records(path: Path, spec: BatchSpec, a, b, idx, chunk: int = 5000) -> int:
-    n = 0
-    with atomic_file(path) as f:
+def _write_records(path: Path, spec: BatchSpec, a, b, idx, chunk: int = 5000) -> tuple:
+    """records.jsonl, whole; returns (records, sha256, bytes) for the manifest."""
+    n = size = 0
+    h = hashlib.sha256()
+    with atomic_file(path, "wb") as f:
         for lo in range(0, len(idx), chunk):
             for r in play_records(spec.rules, a, b, idx[lo:lo + chunk], seed=spec.seed, first=spec.first):
-                f.write(json.dumps(r, separators=(",", ":")) + "\n")
+                line = (json.dumps(r, separators=(",", ":")) + "\n").encode()
+                f.write(line)
+                h.update(line)
                 n += 1
-    return n
+                size += len(line)
+    return n, h.hexdigest(), size
 
 
 def _write_csv(out: Path, table: str, manifest: dict):

@@ -75,7 +75,10 @@ def parse_rulesets(text: str) -> tuple:
             raise BadArgument(f"--rules {item!r}: {e}") from None
         if r.players == 1:
             raise BadArgument(f"--rules {item!r}: self-play needs an opponent (2 or 4 players)")
-        out.append(f"{preset}/{players}")
+        name = f"{preset}/{players}"
+        if name in out:
+            raise BadArgument(f"--rules names {name} twice: give each ruleset once")
+        out.append(name)
     if not out:
         raise BadArgument("--rules names no ruleset (e.g. expeditions/2,lost-cities/2,expeditions/4)")
     return tuple(out)
@@ -106,9 +109,9 @@ def _centred_ranks(f: np.ndarray) -> np.ndarray:
 
 
 def _save_json(path: Path, data) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    tmp.replace(path)
+    """`path` written whole (a temporary file, fsync, rename)."""
+    from lostcards.run.batchdir import write_bytes_atomic
+    write_bytes_atomic((json.dumps(data, indent=1) + "\n").encode(), path)
 
 
 def weights_doc(w, command: str, generation: int, settings: Settings) -> dict:
@@ -120,36 +123,66 @@ def weights_doc(w, command: str, generation: int, settings: Settings) -> dict:
 CURVE_HEAD = ["generation", "accepted", "champion", "margin_vs_previous", "se_vs_previous", "gate_deals"]
 
 
+def outputs(generations: int) -> list:
+    """Every file a run of `generations` generations writes into its folder (the claim: ``run.batchdir``)."""
+    return ["state.json", "curve.csv", "curve.png", "weights.json",
+            *(f"gen_{g:03d}.json" for g in range(generations + 1))]
+
+
 def train(settings: Settings, out: Path, command: str = "", say=print) -> np.ndarray:
-    """Run (or resume) the training into `out`; returns the final champion's weights."""
-    out.mkdir(parents=True, exist_ok=True)
+    """Run (or resume) the training into `out`; returns the final champion's weights.
+
+    `out` is claimed first (``run.batchdir.claim``, kind ``train``): a folder holding anything but
+    this run's own files is refused in one line, nothing written.  Each generation writes its
+    gen_NNN.json, then state.json (which carries the learning curve's rows), then curve.csv from
+    the state, each file whole (a temporary file renamed): a kill at any moment leaves a state
+    that resumes to the same result, and a damaged state is refused, not guessed at."""
+    from lostcards.run.batchdir import claim, manifests_in, write_manifest
     st = settings
     rulesets = [_rules(n) for n in st.rulesets]
+    init = load_weights(st.init) if st.init else None      # a bad --init file: refused before the folder
+    with claim(Path(out), "train", _settings_doc(st), outputs(st.generations), command) as c:
+        out = c.out
+        state = read_state(out / "state.json", st) if (out / "state.json").exists() else None
+        if state is not None and state["generation"] > st.generations:
+            raise BadArgument(f"--generations {st.generations}: {out} holds this run trained to generation "
+                              f"{state['generation']} already; give --generations {state['generation']} (to "
+                              "finish its files) or more")
+        if c.old is not None:      # a resumed run's claim grows to this run's generations
+            write_manifest(out, {**c.old, **c.stamp(complete=False)}, "manifest.json")
+        champ = _run(st, out, rulesets, init, state, command, say)
+        _save_json(out / "weights.json", weights_doc(champ[0], command, champ[1], st))
+        plot_curve(out / "curve.csv", out / "curve.png")
+        write_manifest(out, {**manifests_in(out)["train"], **c.stamp(complete=True)}, "manifest.json")
+    return champ[0]
+
+
+def _run(st: Settings, out: Path, rulesets, init, state, command: str, say) -> tuple:
+    """The generations not yet done after `state` (None: a new run); returns (the champion's weights, its
+    generation)."""
     refs = list(st.reference)
-    state_path = out / "state.json"
-    if state_path.exists():
-        state = json.loads(state_path.read_text())
-        if state.get("settings") != _settings_doc(st):
-            raise BadArgument(f"{out} holds a run with other settings (state.json); use another --out")
+    if state is not None:
         mu = np.array(state["mu"])
         champ = np.array(state["champion"])
         m_adam, v_adam = np.array(state["adam_m"]), np.array(state["adam_v"])
         gen0 = state["generation"] + 1
         champ_gen = state["champion_generation"]
         league = [np.array(w) for w in state["league"]]
-        say(f"resuming at generation {gen0} (champion: generation {champ_gen})")
+        curve = state["curve"]
+        say(f"resuming at generation {gen0} (champion: generation {champ_gen})" if gen0 <= st.generations else
+            f"all {st.generations} generations are done (champion: generation {champ_gen}); finishing the files")
     else:
-        champ = load_weights(st.init) if st.init else np.zeros(N_WEIGHTS)
+        champ = init.copy() if init is not None else np.zeros(N_WEIGHTS)
         mu = champ.copy()
         m_adam, v_adam = np.zeros(N_WEIGHTS), np.zeros(N_WEIGHTS)
         gen0, champ_gen = 1, 0
         league = [champ.copy()]
         _save_json(out / "gen_000.json", weights_doc(champ, command, 0, st))
-        head = CURVE_HEAD + [f"vs_{r}" for r in refs] + [f"se_vs_{r}" for r in refs] + ["seconds"]
-        (out / "curve.csv").write_text(",".join(head) + "\n")
+        curve = []
         if refs:
             row = _reference_row(champ, refs, rulesets, st, 0)
-            _append(out / "curve.csv", [0, 1, 0, "", "", 0] + row + [0.0])
+            curve.append(_cells([0, 1, 0, "", "", 0] + row + [0.0]))
+        _write_curve(out, refs, curve)
     for g in range(gen0, st.generations + 1):
         t0 = time.perf_counter()
         rng = np.random.default_rng([st.seed, g])
@@ -194,21 +227,92 @@ def train(settings: Settings, out: Path, command: str = "", say=print) -> np.nda
         _save_json(out / f"gen_{g:03d}.json", weights_doc(champ, command, champ_gen, st))
         row = _reference_row(champ, refs, rulesets, st, g) if refs else []
         secs = time.perf_counter() - t0
-        _append(out / "curve.csv", [g, int(accepted), champ_gen, f"{gm:.3f}", f"{gse:.3f}",
-                                    st.gate * len(rulesets)] + row + [f"{secs:.1f}"])
+        curve.append(_cells([g, int(accepted), champ_gen, f"{gm:.3f}", f"{gse:.3f}",
+                             st.gate * len(rulesets)] + row + [f"{secs:.1f}"]))
         ref_txt = "".join(f"; champion vs {n} {row[i]:+.1f} +/- {1.96 * row[len(refs) + i]:.1f}"
                           for i, n in enumerate(refs))
+        # the state (with the curve's rows) first, then curve.csv from it: a kill between them loses nothing
+        _save_json(out / "state.json", {"settings": _settings_doc(st), "generation": g, "mu": mu.tolist(),
+                                        "champion": champ.tolist(), "champion_generation": champ_gen,
+                                        "league": [w.tolist() for w in league[-st.pool:]],
+                                        "adam_m": m_adam.tolist(), "adam_v": v_adam.tolist(), "curve": curve})
+        _write_curve(out, refs, curve)
         say(f"generation {g}/{st.generations}: vs generation {prev_gen} "
             f"{gm:+.2f} +/- {1.96 * gse:.2f} ({st.gate:,} deals x {len(rulesets)}) "
             f"{'accepted' if accepted else 'rejected'}; champion = generation {champ_gen}{ref_txt}; {secs:.0f} s")
-        _save_json(state_path, {"settings": _settings_doc(st), "generation": g, "mu": mu.tolist(),
-                                "champion": champ.tolist(), "champion_generation": champ_gen,
-                                "league": [w.tolist() for w in league[-st.pool:]],
-                                "adam_m": m_adam.tolist(), "adam_v": v_adam.tolist()})
-    _save_json(out / "weights.json", weights_doc(champ, command, champ_gen, st))
-    if refs or (out / "curve.csv").exists():
-        plot_curve(out / "curve.csv", out / "curve.png")
-    return champ
+    _write_curve(out, refs, curve)
+    return champ, champ_gen
+
+
+def _cells(row) -> list:
+    return [str(v) for v in row]
+
+
+def _write_curve(out: Path, refs, curve) -> None:
+    """curve.csv, whole, from the curve's rows (the state's)."""
+    from lostcards.run.batchdir import write_bytes_atomic
+    head = CURVE_HEAD + [f"vs_{r}" for r in refs] + [f"se_vs_{r}" for r in refs] + ["seconds"]
+    write_bytes_atomic("".join(",".join(r) + "\n" for r in [head, *curve]).encode(), out / "curve.csv")
+
+
+def _damaged(path: Path, why: str) -> BadArgument:
+    return BadArgument(f"{path} is damaged ({why}), so this run cannot resume from it; move the folder "
+                       f"{path.parent} away (or use another --out) to start again")
+
+
+def read_state(path: Path, st: Settings) -> dict:
+    """A run's state.json, checked field by field against what ``train`` writes; BadArgument in one line
+    for anything else (not JSON, a field missing or of the wrong kind, a number not finite, a run of
+    other settings)."""
+    try:
+        state = json.loads(path.read_bytes().decode("utf-8"))
+    except OSError as e:
+        raise BadArgument(f"cannot read {path}: {e.strerror or e}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise _damaged(path, "not JSON text") from None
+    if not isinstance(state, dict):
+        raise _damaged(path, f"a JSON {type(state).__name__}, not an object")
+    missing = [k for k in STATE_KEYS if k not in state]
+    if missing:
+        raise _damaged(path, f"no {', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}")
+    if state["settings"] != _settings_doc(st):
+        raise BadArgument(f"{path.parent} holds a run with other settings (state.json); use another --out")
+    g, cg = state["generation"], state["champion_generation"]
+    if not (_is_int(g) and 0 <= g <= 100_000):
+        raise _damaged(path, f"generation {str(g)[:20]}: a whole number 0..100,000")
+    if not (_is_int(cg) and 0 <= cg <= g):
+        raise _damaged(path, f"champion_generation {str(cg)[:20]}: a whole number 0..{g}")
+    for k in ("mu", "champion", "adam_m", "adam_v"):
+        _vector(path, k, state[k])
+    if min(state["adam_v"]) < 0:
+        raise _damaged(path, "adam_v has a negative number")
+    lg = state["league"]
+    if not (isinstance(lg, list) and 1 <= len(lg) <= st.pool):
+        raise _damaged(path, f"league: 1 to {st.pool} weight vectors")
+    for i, w in enumerate(lg):
+        _vector(path, f"league[{i}]", w)
+    width = len(CURVE_HEAD) + 2 * len(st.reference) + 1
+    cv = state["curve"]
+    rows = g + (1 if st.reference else 0)
+    if not (isinstance(cv, list) and len(cv) == rows
+            and all(isinstance(r, list) and len(r) == width and all(isinstance(x, str) and "," not in x
+                                                                    and "\n" not in x for x in r) for r in cv)):
+        raise _damaged(path, f"curve: {rows} rows of {width} texts, one a generation")
+    return state
+
+
+STATE_KEYS = ("settings", "generation", "mu", "champion", "champion_generation", "league", "adam_m", "adam_v",
+              "curve")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _vector(path: Path, key: str, v) -> None:
+    if not (isinstance(v, list) and len(v) == N_WEIGHTS
+            and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v)):
+        raise _damaged(path, f"{key}: {N_WEIGHTS} finite numbers")
 
 
 def _settings_doc(st: Settings) -> dict:
@@ -230,11 +334,6 @@ def _reference_row(champ, refs, rulesets, st, g) -> list:
         ms.append(round(m, 3))
         ses.append(round(se, 3))
     return ms + ses
-
-
-def _append(path: Path, row) -> None:
-    with path.open("a") as f:
-        f.write(",".join(str(v) for v in row) + "\n")
 
 
 def plot_curve(csv: Path, png: Path) -> None:
