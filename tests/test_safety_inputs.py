@@ -84,7 +84,8 @@ def test_the_constructors_refuse_what_the_specs_refuse(call, words):
 
 
 def test_a_policy_built_in_code_takes_only_allowed_values():
-    from lostcards.policies import Float, Int, Policy, PolicyError, Switch, resolve
+    from lostcards.errors import PolicyError
+    from lostcards.policies import Float, Int, Policy, Switch, resolve
     params = {"a": Int(1, 0, 5), "b": Float(0.5, 0, 1), "c": Switch("on")}
     assert Policy("mine", None, params, (2.0, 0.25, 0.0)).spec == "mine:a=2,b=0.25,c=off"
     for values, words in [((9.0, 0.5, 1.0), "mine:a=9 is not allowed"), ((1.0, math.nan, 1.0), "mine:b=nan"),
