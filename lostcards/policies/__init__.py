@@ -171,7 +171,7 @@ def _num(v):
 
 
 _REGISTRY: dict[str, Policy] = {}
-_BUILTIN_MODULES = ("random", "greedy", "expert", "staller", "search", "improve", "learned")
+_BUILTIN_MODULES = ("random", "greedy", "expert", "staller", "search", "improve", "learned", "student")
 _loaded = False
 BROKEN: dict[str, str] = {}      # entry points that failed to load: name -> why (warned once)
 

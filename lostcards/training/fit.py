@@ -1,10 +1,15 @@
 """The student's weights from the teacher's labels, with numpy.
 
-Per labelled choice (a *group* of candidates) the loss is the cross-entropy
-from the soft target softmax(gain / ``temp``) to the network's softmax over
-the candidates' scores, plus ``reg`` x the squared difference between the
-centred scores and the centred gains / ``temp`` (a small gain regression:
-it keeps the scores on the gains' scale).  Adam, minibatches of groups,
+Per labelled choice (a *group* of candidates) the targets are the gains
+less ``z`` standard errors (the base's move, candidate 0, keeps 0): the
+prior that keeps the base's move unless the evidence beats the noise, as
+the teacher itself does (with k = 64 determinizations a gain's standard
+error is 3 to 6 points, and soft targets of the raw gains teach the noise:
+a student 21 points a round below expert).  The loss is the cross-entropy
+from softmax(target / ``temp``) to the network's softmax over the
+candidates' scores, plus ``reg`` x the squared difference between the
+centred scores and the centred targets / ``temp`` (a small regression that
+keeps the scores on the gains' scale).  Adam, minibatches of groups,
 few epochs (more over-fits the noisy labels).  The network is the one the
 numba kernel evaluates (``policies.student.net``): here the same layers run
 on whole minibatches.  The start is the previous generation's weights, or
@@ -25,6 +30,7 @@ from lostcards.policies.student.features import C_DIM, S_DIM
 from lostcards.policies.student.net import H1, H2, LAYOUT, N_WEIGHTS
 
 EXPERT_PRIOR = 3.0
+CLIP = 10.0                    # points: the regression sees centred targets within +-CLIP
 
 
 @dataclass(frozen=True)
@@ -33,7 +39,8 @@ class FitSettings:
     batch: int = 1024          # groups a minibatch
     lr: float = 2e-3
     temp: float = 2.0          # points: the soft targets' temperature
-    reg: float = 0.05          # the gain regression's weight
+    reg: float = 0.01          # the gain regression's weight
+    z: float = 2.0             # standard errors taken off each gain but the base's
     holdout: float = 0.05      # share of groups kept out (the offline numbers; never a gate)
     seed: int = 0
 
@@ -70,11 +77,18 @@ class Data:
         self.S = groups[[f"s{i}" for i in range(S_DIM)]].to_numpy(np.float32)
         self.C = cands[[f"c{i}" for i in range(C_DIM)]].to_numpy(np.float32)
         self.gain = cands["gain"].to_numpy(np.float32)
+        self.se = cands["se"].to_numpy(np.float32)
         self.n = groups["n"].to_numpy(np.int64)
         if self.n.sum() != len(cands):
             raise ValueError("teacher data: the groups' candidate counts do not add up to the candidates")
         self.start = np.concatenate([[0], np.cumsum(self.n)[:-1]])
-        self.played = groups["played"].to_numpy(np.int64)
+        self.target = self.gain.copy()
+
+    def shrink(self, z: float) -> "Data":
+        """Targets: each gain less z standard errors, the base's move (each group's first) at 0."""
+        self.target = self.gain - np.float32(z) * self.se
+        self.target[self.start] = 0.0
+        return self
 
     def rows(self, idx):
         """The candidate rows of groups idx, and each group's first row among them."""
@@ -103,26 +117,31 @@ def _group_softmax(x, first):
 
 def loss_grad(w, data: Data, idx, temp: float, reg: float, want_grad=True, dtype=np.float32):
     """(loss, gradient, agreement): the loss (module docstring) over groups idx, its gradient and
-    the share of groups whose best-scoring candidate has the best gain."""
+    the share of groups whose best-scoring candidate has the best target.  Without the gradient,
+    its place holds the mean raw gain of the best-scoring candidate (an offline guide, never a gate)."""
     p = {k: v.astype(dtype) for k, v in split(w).items()}
     rows, first = data.rows(idx)
     G = len(idx)
     lens = data.n[idx]
     gi = np.repeat(np.arange(G), lens)
-    S, C, gain = data.S[idx].astype(dtype), data.C[rows].astype(dtype), data.gain[rows].astype(dtype)
+    S, C, gain = data.S[idx].astype(dtype), data.C[rows].astype(dtype), data.target[rows].astype(dtype)
     out, (Z1, H1a, Z2, H2a) = _forward(p, S, C, gi)
     q, _ = _group_softmax(out, first)
     t, _ = _group_softmax(gain / temp, first)
     ce = -np.sum(t * np.log(np.maximum(q, 1e-30))) / G
     mo = np.add.reduceat(out, first) / lens
     mg = np.add.reduceat(gain, first) / lens
-    r = (out - np.repeat(mo, lens)) - (gain - np.repeat(mg, lens)) / temp
+    r = (out - np.repeat(mo, lens)) - np.clip(gain - np.repeat(mg, lens), -CLIP, CLIP) / temp
     loss = ce + reg * float(np.mean(r * r))
     best_out = np.maximum.reduceat(out, first)
     best_gain = np.maximum.reduceat(gain, first)
-    hit = np.add.reduceat(((out == np.repeat(best_out, lens)) & (gain == np.repeat(best_gain, lens))).astype(
-        np.float32), first) > 0
+    top = out == np.repeat(best_out, lens)
+    hit = np.add.reduceat((top & (gain == np.repeat(best_gain, lens))).astype(np.float32), first) > 0
     agree = float(hit.mean())
+    if not want_grad:       # the raw gain of the best-scoring candidate, a group's mean
+        raw = data.gain[rows]
+        chosen = np.add.reduceat(np.where(top, raw, 0), first) / np.add.reduceat(top.astype(np.float32), first)
+        return loss, float(chosen.mean()), agree
     if not want_grad:
         return loss, None, agree
     g_out = (q - t) / G + 2 * reg * r / r.size
@@ -142,7 +161,7 @@ def loss_grad(w, data: Data, idx, temp: float, reg: float, want_grad=True, dtype
 def fit(groups, cands, init=None, settings: FitSettings = FitSettings(), say=print) -> tuple[np.ndarray, dict]:
     """(weights, report) fitted to the teacher's labels (module docstring)."""
     st = settings
-    data = Data(groups, cands)
+    data = Data(groups, cands).shrink(st.z)
     rng = np.random.default_rng([st.seed, 2])
     order = rng.permutation(len(data.n))
     n_hold = int(round(st.holdout * len(order))) if len(order) > 20 else 0
@@ -157,12 +176,11 @@ def fit(groups, cands, init=None, settings: FitSettings = FitSettings(), say=pri
 
     def held():
         if n_hold == 0:
-            return float("nan"), float("nan")
-        loss, _, agree = loss_grad(w, data, hold, st.temp, st.reg, want_grad=False)
-        return loss, agree
+            return float("nan"), float("nan"), float("nan")
+        return loss_grad(w, data, hold, st.temp, st.reg, want_grad=False)
 
-    l0, a0 = held()
-    report["start"] = {"held_out_loss": l0, "held_out_agreement": a0}
+    l0, c0, a0 = held()
+    report["start"] = {"held_out_loss": float(l0), "held_out_agreement": float(a0), "held_out_gain": float(c0)}
     for ep in range(st.epochs):
         perm = rng.permutation(train)
         tot, nb = 0.0, 0
@@ -175,9 +193,11 @@ def fit(groups, cands, init=None, settings: FitSettings = FitSettings(), say=pri
             w = w - st.lr * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + eps)
             tot += loss
             nb += 1
-        hl, ha = held()
-        row = {"epoch": ep + 1, "train_loss": tot / max(nb, 1), "held_out_loss": hl, "held_out_agreement": ha}
+        hl, hc, ha = held()
+        row = {"epoch": ep + 1, "train_loss": float(tot / max(nb, 1)), "held_out_loss": float(hl),
+               "held_out_agreement": float(ha), "held_out_gain": float(hc)}
         report["epochs"].append(row)
         say(f"fit: epoch {ep + 1}/{st.epochs}: train loss {row['train_loss']:.4f}, held-out loss {hl:.4f}, "
-            f"held-out agreement with the teacher's best {ha:.1%}")
+            f"held-out agreement with the best target {ha:.1%}, raw gain of the student's choice "
+            f"{hc:+.3f} points")
     return w, report

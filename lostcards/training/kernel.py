@@ -33,7 +33,16 @@ from lostcards.engine.apply import step
 from lostcards.engine.bits import alive, offset, ptr, stack_u64
 from lostcards.engine.core import deal, ended, load_rules, observe_as, side_score
 from lostcards.engine.determinize import POOL_MAX
-from lostcards.engine.layout import MAX_TURNS, MEM_WORDS, OBS_FIELDS, R_PLAYERS, R_SIMPLE, S_SEAT, SLOT_MEM_WORDS, STATE_WORDS
+from lostcards.engine.layout import (
+    MAX_TURNS,
+    MEM_WORDS,
+    OBS_FIELDS,
+    R_PLAYERS,
+    R_SIMPLE,
+    S_SEAT,
+    SLOT_MEM_WORDS,
+    STATE_WORDS,
+)
 from lostcards.engine.moves import (
     DRAW_DECK,
     TO_DISCARD,
@@ -238,13 +247,13 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
         mem = offset(mems, seat * MEM_WORDS)
         for i in range(OBS_FIELDS):
             words[i] = obs[i]
+        em = expert_move(obs, ep, mem)         # before the base: the seat's stream as the student sees it
         bm = call_policy_at(pol_at, words, bp, mem)
         if is_pass(bm) or g + 2 > MAX_GROUPS:
             err = step(st, bm)
             if err != 0:
                 break
             continue
-        em = expert_move(obs, ep, mem)
         info_features(obs, s)
         # ---- the action candidates: the base's move first
         n_deck = deck_size(obs)

@@ -155,6 +155,7 @@ def write_shards(out, rules, base, seed: int, rounds: int, shard: int = 25,
     cpu = 0.0
     if workers > 1 and len(todo) > 1:
         import multiprocessing as mp
+        label_rounds(rules, base, seed, 0, 1, TeacherSettings(k=2))    # compiled once, before the fork
         with mp.get_context("fork").Pool(min(workers, len(todo))) as pool:
             for _, n, ng, t in pool.imap_unordered(_one_shard, todo):
                 groups += ng

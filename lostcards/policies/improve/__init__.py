@@ -24,7 +24,7 @@ from lostcards.errors import PolicyError
 from lostcards.policies import Choice, Float, Int, Policy, register, resolve
 from lostcards.policies.improve.decision import improve_policy
 
-BASES = ("expert", "greedy", "random", "staller", "search")
+BASES = ("expert", "greedy", "random", "staller", "search", "student")
 PARAMETERS = {
     "k": Int(128, 0, 256, "determinizations a decision, shared by every candidate (the reproducible "
                          "budget; below 2: the base's own move)"),
