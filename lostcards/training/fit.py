@@ -158,8 +158,10 @@ def loss_grad(w, data: Data, idx, temp: float, reg: float, want_grad=True, dtype
     return loss, grad, agree
 
 
-def fit(groups, cands, init=None, settings: FitSettings = FitSettings(), say=print) -> tuple[np.ndarray, dict]:
-    """(weights, report) fitted to the teacher's labels (module docstring)."""
+def fit(groups, cands, init=None, settings: FitSettings = FitSettings(), say=print,
+        on_epoch=None) -> tuple[np.ndarray, dict]:
+    """(weights, report) fitted to the teacher's labels (module docstring); ``on_epoch(epoch, weights)``,
+    if given, sees the weights after each epoch."""
     st = settings
     data = Data(groups, cands).shrink(st.z)
     rng = np.random.default_rng([st.seed, 2])
@@ -197,6 +199,8 @@ def fit(groups, cands, init=None, settings: FitSettings = FitSettings(), say=pri
         row = {"epoch": ep + 1, "train_loss": float(tot / max(nb, 1)), "held_out_loss": float(hl),
                "held_out_agreement": float(ha), "held_out_gain": float(hc)}
         report["epochs"].append(row)
+        if on_epoch is not None:
+            on_epoch(ep + 1, w.copy())
         say(f"fit: epoch {ep + 1}/{st.epochs}: train loss {row['train_loss']:.4f}, held-out loss {hl:.4f}, "
             f"held-out agreement with the best target {ha:.1%}, raw gain of the student's choice "
             f"{hc:+.3f} points")
