@@ -38,7 +38,7 @@ def test_the_shipped_student_plays_and_improve_takes_it_as_its_base():
     b = runner.play(r, "student", "expert", rounds=50, seed=3, first=-1)
     assert (b.round_info[:, 2] >= 0).all()
     imp = resolve("improve:base=student,k=4")
-    assert imp.spec == "improve:base=student,k=4"
+    assert imp.base.name == "student" and "base=student" in imp.spec
     b = runner.play(r, imp, "expert", rounds=2, seed=3, first=-1)
     assert (b.round_info[:, 2] >= 0).all()
 
@@ -146,6 +146,10 @@ def test_a_tiny_run_end_to_end(tmp_path):
     else:
         assert np.array_equal(read_weights(ship(tmp_path / "run", tmp_path / "s.npz"))[0],
                               read_weights(tmp_path / "run" / state["champion"])[0])
+    shipped, meta = read_weights(ship(tmp_path / "run", tmp_path / "g1.npz", "cmd", generation=1))
+    assert np.array_equal(shipped, w) and meta["gate"]["generation"] == 1 and meta["ship_command"] == "cmd"
+    with pytest.raises(LostcardsError, match="has not run"):
+        ship(tmp_path / "run", tmp_path / "g2.npz", generation=2)
 
 
 def test_iterate_refuses_solitaire_and_a_foreign_folder(tmp_path):

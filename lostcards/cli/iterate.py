@@ -42,8 +42,10 @@ from lostcards.errors import LostcardsError
 @click.option("--ship", "ship_to", type=click.Path(dir_okay=False), default=None,
               help="At the end, write the champion's weights to this file (the package's: "
                    "lostcards/policies/student/weights/student.npz).")
+@click.option("--ship-generation", type=Count(1, 1000), default=None,
+              help="With --ship: that generation's weights, accepted or not (its gate goes with them).")
 def iterate(generations, seed, out, rules_text, rounds, shard, k, explore, temp, epochs, batch, lr, keep, gate,
-            reference, workers, ship_to):
+            reference, workers, ship_to, ship_generation):
     """Expert iteration: improve around the student labels rounds, the student fits them, gated each generation."""
     from lostcards.training.loop import LoopSettings, ship
     from lostcards.training.loop import iterate as run
@@ -57,6 +59,8 @@ def iterate(generations, seed, out, rules_text, rounds, shard, k, explore, temp,
                    f"--out {shlex.quote(out)}")
         run(st, Path(out), command=command, say=lambda m: click.echo(m, err=True))
         if ship_to:
-            click.echo(f"shipped the champion to {ship(out, ship_to, command)}", err=True)
+            cmd = command + f" --ship {shlex.quote(ship_to)}" + (
+                f" --ship-generation {ship_generation}" if ship_generation else "")
+            click.echo(f"shipped to {ship(out, ship_to, cmd, ship_generation)}", err=True)
     except LostcardsError as e:
         fail(e)

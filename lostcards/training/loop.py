@@ -200,14 +200,23 @@ def plot_curve(csv_path: Path, png: Path) -> None:
     tmp.replace(png)
 
 
-def ship(out, dest, command: str = "") -> Path:
-    """Copy the champion's weights of a finished run to `dest` (the package's weights file)."""
+def ship(out, dest, command: str = "", generation: int | None = None) -> Path:
+    """Copy the champion's weights of a finished run (or generation `generation`'s, accepted or not:
+    its gate row goes with it) to `dest` (the package's weights file)."""
     out = Path(out)
     state = json.loads((out / STATE).read_text())
-    if state["champion"] == "expert":
+    if generation is not None:
+        rows = [r for r in state["rows"] if r["generation"] == generation]
+        if not rows:
+            raise LostcardsError(f"{out}: generation {generation} has not run (done: {len(state['rows'])})")
+        name, gate = f"gen-{generation:03d}.npz", rows[0]
+    elif state["champion"] == "expert":
         raise LostcardsError(f"{out}: no generation was accepted; nothing to ship")
-    w, meta = read_weights(out / state["champion"])
-    write_weights(dest, w, {**{k: v for k, v in meta.items() if k != "format"}, "shipped_from": state["champion"],
-                            "ship_command": command})
+    else:
+        name = state["champion"]
+        gate = next(r for r in state["rows"] if f"gen-{r['generation']:03d}.npz" == name)
+    w, meta = read_weights(out / name)
+    write_weights(dest, w, {**{k: v for k, v in meta.items() if k != "format"}, "shipped_from": name,
+                            "gate": gate, "ship_command": command})
     return Path(dest)
 
