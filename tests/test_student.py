@@ -160,3 +160,13 @@ def test_iterate_refuses_solitaire_and_a_foreign_folder(tmp_path):
     (tmp_path / "b" / "x.txt").write_text("mine")
     with pytest.raises(LostcardsError, match="something else"):
         iterate(LoopSettings(), tmp_path / "b", say=lambda m: None)
+
+
+def test_iterate_command_refuses_bad_input_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from lostcards.cli.app import main
+    res = CliRunner().invoke(main, ["iterate", "--rules", "expeditions/1", "--out", str(tmp_path / "x")])
+    assert res.exit_code == 1 and "needs an opponent" in res.output and "Traceback" not in res.output
+    res = CliRunner().invoke(main, ["iterate", "--gate", "10", "--out", str(tmp_path / "y")])
+    assert res.exit_code == 2 and "--gate" in res.output

@@ -45,6 +45,7 @@ from lostcards.engine.layout import (
 )
 from lostcards.engine.moves import (
     DRAW_DECK,
+    DRAW_NONE,
     TO_DISCARD,
     TO_EXPEDITION,
     draw_pile,
@@ -70,7 +71,7 @@ from lostcards.engine.observation import (
 )
 from lostcards.engine.rng import below, seed_stream
 from lostcards.numba_cache import jit
-from lostcards.policies.improve.decision import C_MAX, K_MAX, SE_FLOOR, _draw_for
+from lostcards.policies.improve.decision import C_MAX, K_MAX, SE_FLOOR
 from lostcards.policies.improve.native import call_policy_at
 from lostcards.policies.improve.playouts import deal_determinizations, play_outs
 from lostcards.policies.scratch import stack_floats, stack_words
@@ -96,6 +97,20 @@ DET_STREAM = 0x7EA          # the determinizations' stream id
 EXPLORE_STREAM = 0x7EB      # the exploration draws' stream id
 FEATS_WORDS = C_MAX * C_DIM
 STREAM_ROUND = 4096         # play-out streams: round * STREAM_ROUND + 2 * turn + stage
+
+
+@jit(inline=True)
+def base_draw_for(p, c, to, bdraw, n_deck, piles):
+    """The base's draw `bdraw` if it is still legal after playing c to `to`, else the deck (as
+    improve pairs its play candidates with a draw)."""
+    if p == 1:
+        return DRAW_NONE
+    if bdraw == DRAW_DECK or bdraw == DRAW_NONE:
+        return DRAW_DECK
+    s = bdraw - 1
+    if (piles >> s) & 1 == 0 or (to == TO_DISCARD and suit_of(c) == s):
+        return DRAW_DECK if n_deck > 0 else bdraw
+    return bdraw
 
 
 @jit(inline=True)
@@ -270,10 +285,10 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
             x = lowest_card(rest)
             rest = without(rest, x)
             if not (x == bcard and bto == TO_EXPEDITION) and has(acc, x):
-                cand[n] = make_play(x, TO_EXPEDITION, _draw_for(p, x, TO_EXPEDITION, bdraw, n_deck, piles))
+                cand[n] = make_play(x, TO_EXPEDITION, base_draw_for(p, x, TO_EXPEDITION, bdraw, n_deck, piles))
                 n += 1
             if not (x == bcard and bto == TO_DISCARD):
-                cand[n] = make_play(x, TO_DISCARD, _draw_for(p, x, TO_DISCARD, bdraw, n_deck, piles))
+                cand[n] = make_play(x, TO_DISCARD, base_draw_for(p, x, TO_DISCARD, bdraw, n_deck, piles))
                 n += 1
         for j in range(n):
             x = move_card(cand[j])
