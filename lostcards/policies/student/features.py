@@ -6,8 +6,8 @@ numbers with the same functions.  Per suit (room for ``NS`` suits, missing
 suits are zeros) a block of ``SUIT_DIM`` numbers: the own and the opposing
 side's expedition (sum of numbers / 10, investments / 3, top number / 10,
 opened), the seat's hand in the suit (cards / 4, sum / 10, investments / 3),
-the unseen numbers (sum / 10, count / 9), the discard pile's top (value / 10,
-an investment, its length / 6).  Then ``GLOBAL_DIM`` numbers: deck / 44,
+the unseen numbers (sum / 10, count / 9), the discard pile (its top's value / 10,
+its length / 6).  Then ``GLOBAL_DIM`` numbers: deck / 44,
 late (``max(0, 1 - deck / (8 x players))``), the side scores / 50,
 solitaire, 4 players, turn / 100, 1.
 
