@@ -17,7 +17,8 @@ from lostcards.run.runner import play
 
 Z_MAX = 4.5
 # every registered bot, with the rounds of the fast test (search: its own slow budget, not here)
-BOTS = {"random": 40_000, "greedy": 40_000, "expert": 40_000, "staller": 20_000, "learned": 40_000}
+BOTS = {"random": 40_000, "greedy": 40_000, "expert": 40_000, "staller": 20_000, "learned": 40_000,
+        "student": 20_000}
 NOT_HERE = {"search", "improve", "learned-mc"}
 
 

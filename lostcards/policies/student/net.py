@@ -6,7 +6,8 @@ Per decision the information-set features ``s`` go once through the trunk
 ``w3 . h2 + v . c`` (a linear skip from the candidate's own features, the
 expert flag among them).  The action of best score is taken, then (2 and 4
 players) the draw of best score after it: the same network scores both, the
-candidate's kind telling them apart.  ``temp`` > 0 samples instead
+candidate's kind telling them apart; equal scores are broken at random from
+the seat's stream, so no suit is favoured.  ``temp`` > 0 samples instead
 (Gumbel-max, from the seat's stream).  It never passes (4 players).  Every
 buffer is on the stack: a decision allocates nothing.
 
@@ -116,6 +117,18 @@ def _gumbel(mem, temp):
 
 
 @jit(inline=True)
+def _better(v, best, ties, mem):
+    """Whether a candidate scoring `v` takes the lead from `best`; equal scores share it at random
+    from the seat's stream (no suit is favoured).  Returns (takes it, the new tie count)."""
+    if v > best:
+        return True, 1
+    if v == best:
+        ties += 1
+        return below(mem, ties) == 0, ties
+    return False, ties
+
+
+@jit(inline=True)
 def student_move(obs, params, mem, s, a, c, h1):
     """The student's move (module docstring); s, a, c, h1: scratch of S_DIM, H1, C_DIM, H1 floats."""
     temp = params[P_TEMP]
@@ -126,6 +139,7 @@ def student_move(obs, params, mem, s, a, c, h1):
     acc = legal_plays(obs)
     rest = hand_cards(obs)
     best = -1e300
+    ties = 1
     card = -1
     to = TO_DISCARD
     while (rest[0] | rest[1]) != 0:
@@ -138,7 +152,8 @@ def student_move(obs, params, mem, s, a, c, h1):
             candidate_features(obs, kind, x, s, c)
             set_expert(c, action_is_expert(em, x, t))
             v = score(w, a, c, h1) + _gumbel(mem, temp)
-            if v > best:
+            take, ties = _better(v, best, ties, mem)
+            if take:
                 best = v
                 card = x
                 to = t
@@ -151,6 +166,7 @@ def student_move(obs, params, mem, s, a, c, h1):
 def best_draw(obs, w, mem, temp, em, card, to, s, a, c, h1):
     """The draw of best score after playing `card` to `to`: the deck, or a pile not just discarded on."""
     best = -1e300
+    ties = 1
     draw = DRAW_DECK
     if deck_size(obs) > 0:
         candidate_features(obs, K_DECK, -1, s, c)
@@ -163,7 +179,8 @@ def best_draw(obs, w, mem, temp, em, card, to, s, a, c, h1):
         candidate_features(obs, K_PILE, pile_top(obs, q), s, c)
         set_expert(c, draw_is_expert(em, card, to, draw_pile(q)))
         v = score(w, a, c, h1) + _gumbel(mem, temp)
-        if v > best:
+        take, ties = _better(v, best, ties, mem)
+        if take:
             best = v
             draw = draw_pile(q)
     return draw
