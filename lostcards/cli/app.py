@@ -42,6 +42,9 @@ COMMANDS = {
                     "figures)."),
     "train": ("lostcards.cli.train", "train",
               "Learn the learned blueprint's weights by self-play, gated against the previous generation."),
+    "iterate": ("lostcards.cli.iterate", "iterate",
+                "Expert iteration: improve around the student labels rounds, the student fits them, gated each "
+                "generation."),
     "analyze": ("lostcards.cli.analyze", "analyze",
                 "Expected points lost by each move of one seat in a round record, against the best move from "
                 "its information set."),

@@ -1,0 +1,66 @@
+"""`lostcards iterate`: expert iteration for the `student` policy (docs/learned.md)."""
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import click
+
+from lostcards.cli.common import SEED, SEED_HELP, Count, Number, fail
+from lostcards.errors import LostcardsError
+
+
+@click.command()
+@click.option("--generations", type=Count(1, 1000), default=3, show_default=True,
+              help="Generations to run (a stopped run resumes from its --out folder).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
+@click.option("--out", "out", type=click.Path(file_okay=False), required=True,
+              help="Folder for the teacher's shards, each generation's weights, curve.csv, curve.png and "
+                   "iterate.json.")
+@click.option("--rules", "rules_text", default="expeditions/2", show_default=True,
+              help="The ruleset: PRESET/PLAYERS (2 or 4 players).")
+@click.option("--rounds", type=Count(1, 10**8), default=2000, show_default=True,
+              help="Rounds the teacher labels a generation.")
+@click.option("--shard", type=Count(1, 10**6), default=25, show_default=True, help="Rounds a teacher shard.")
+@click.option("--k", "k", type=Count(2, 256), default=64, show_default=True,
+              help="The teacher's determinizations a choice.")
+@click.option("--explore", type=Number(0, 1), default=0.12, show_default=True,
+              help="Share of the teacher's choices sampled from softmax(gain / temp).")
+@click.option("--temp", type=Number(0.01, 100), default=2.0, show_default=True,
+              help="Points: the soft targets' and the exploration's temperature.")
+@click.option("--epochs", type=Count(1, 1000), default=4, show_default=True, help="Epochs of each fit.")
+@click.option("--batch", type=Count(1, 10**7), default=1024, show_default=True, help="Choices a minibatch of the fit.")
+@click.option("--lr", type=Number(1e-6, 1), default=2e-3, show_default=True, help="Adam's step size.")
+@click.option("--keep", type=Count(1, 100), default=3, show_default=True,
+              help="Generations of labels a fit uses (the last ones).")
+@click.option("--gate", type=Count(4000, 10**8), default=4000, show_default=True,
+              help="Duplicate deals of the gate against the previous generation.")
+@click.option("--reference", type=Count(0, 10**8), default=1000, show_default=True,
+              help="Duplicate deals against expert each generation (the learning curve only).")
+@click.option("--workers", type=Count(1, 1024), default=1, show_default=True,
+              help="Processes labelling the teacher's shards (the labels are the same whatever the number).")
+@click.option("--ship", "ship_to", type=click.Path(dir_okay=False), default=None,
+              help="At the end, write the champion's weights to this file (the package's: "
+                   "lostcards/policies/student/weights/student.npz).")
+@click.option("--ship-generation", type=Count(1, 1000), default=None,
+              help="With --ship: that generation's weights, accepted or not (its gate goes with them).")
+def iterate(generations, seed, out, rules_text, rounds, shard, k, explore, temp, epochs, batch, lr, keep, gate,
+            reference, workers, ship_to, ship_generation):
+    """Expert iteration: improve around the student labels rounds, the student fits them, gated each generation."""
+    from lostcards.training.loop import LoopSettings, ship
+    from lostcards.training.loop import iterate as run
+    try:
+        st = LoopSettings(generations=generations, rules=rules_text, seed=seed, rounds=rounds, shard=shard, k=k,
+                          explore=explore, temp=temp, epochs=epochs, batch=batch, lr=lr, keep=keep, gate=gate,
+                          reference=reference, workers=workers)
+        command = (f"lostcards iterate --generations {generations} --seed {seed} --rules {shlex.quote(rules_text)} "
+                   f"--rounds {rounds} --shard {shard} --k {k} --explore {explore:g} --temp {temp:g} "
+                   f"--epochs {epochs} --batch {batch} --lr {lr:g} --keep {keep} --gate {gate} --reference {reference} "
+                   f"--out {shlex.quote(out)}")
+        run(st, Path(out), command=command, say=lambda m: click.echo(m, err=True))
+        if ship_to:
+            cmd = command + f" --ship {shlex.quote(ship_to)}" + (
+                f" --ship-generation {ship_generation}" if ship_generation else "")
+            click.echo(f"shipped to {ship(out, ship_to, cmd, ship_generation)}", err=True)
+    except LostcardsError as e:
+        fail(e)

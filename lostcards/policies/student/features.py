@@ -1,0 +1,186 @@
+"""The student's inputs: the seat's information-set features and each candidate move's features.
+
+Everything is read from the observation alone (what the seat may see), so the
+teacher that writes training data and the student that plays compute the same
+numbers with the same functions.  Per suit (room for ``NS`` suits, missing
+suits are zeros) a block of ``SUIT_DIM`` numbers: the own and the opposing
+side's expedition (sum of numbers / 10, investments / 3, top number / 10,
+opened), the seat's hand in the suit (cards / 4, sum / 10, investments / 3),
+the unseen numbers (sum / 10, count / 9), the discard pile (its top's value / 10,
+its length / 6).  Then ``GLOBAL_DIM`` numbers: deck / 44,
+late (``max(0, 1 - deck / (8 x players))``), the side scores / 50,
+solitaire, 4 players, turn / 100, 1.
+
+A candidate is an *action* (a card to its expedition, or discarded; drawn
+as the base draws) or, once the action is chosen, a *draw* (the deck or a
+pile).  Its features: the kind (4 one-hot), the card's value / 10 and
+investment flag, its suit's block, the expedition's score change / 10, the
+hand's and the unseen numbers it skips, dead for the seat / for the
+opponents, late, and ``expert`` (1 when it is expert's action, or expert's
+draw after expert's action): expert's own evaluation of the move, the
+quickest road to a student at least as strong as expert.
+"""
+from __future__ import annotations
+
+from lostcards.engine.bits import highest, offset, popcount, stack_u64
+from lostcards.engine.layout import MEM_WORDS
+from lostcards.engine.moves import is_pass, move_card, move_draw, move_to
+from lostcards.engine.observation import (
+    accepts,
+    deck_size,
+    expedition,
+    hand_cards,
+    lane,
+    lane_score,
+    pile_len,
+    pile_top,
+    players,
+    side,
+    side_score,
+    slot_of,
+    suit_of,
+    suits,
+    unseen,
+)
+from lostcards.engine.state import lane_sum
+from lostcards.numba_cache import jit
+from lostcards.policies.expert import expert_policy
+
+NS = 6                       # suits a table has room for
+SUIT_DIM = 15
+GLOBAL_DIM = 8
+S_DIM = NS * SUIT_DIM + GLOBAL_DIM
+C_DIM = 4 + 2 + SUIT_DIM + 7
+K_PLAY, K_DISCARD, K_DECK, K_PILE = range(4)
+NUMBERS = 0xFF8
+
+
+@jit(inline=True)
+def _top_value(ln):
+    n = ln & NUMBERS
+    return highest(n) - 1.0 if n else 0.0
+
+
+@jit(inline=True)
+def suit_block(obs, s, f, un):
+    """The SUIT_DIM numbers of suit s into f (see the module's text)."""
+    sd = side(obs)
+    ex = expedition(obs, sd, s)
+    f[0] = lane_sum(ex) / 10.0
+    f[1] = popcount(ex & 7) / 3.0
+    f[2] = _top_value(ex) / 10.0
+    f[3] = 1.0 if ex != 0 else 0.0
+    if players(obs) > 1:
+        ox = expedition(obs, sd ^ 1, s)
+        f[4] = lane_sum(ox) / 10.0
+        f[5] = popcount(ox & 7) / 3.0
+        f[6] = _top_value(ox) / 10.0
+        f[7] = 1.0 if ox != 0 else 0.0
+    else:
+        for i in range(4, 8):
+            f[i] = 0.0
+    hl = lane(hand_cards(obs), s)
+    f[8] = popcount(hl) / 4.0
+    f[9] = lane_sum(hl) / 10.0
+    f[10] = popcount(hl & 7) / 3.0
+    ul = lane(un, s)
+    f[11] = lane_sum(ul) / 10.0
+    f[12] = popcount(ul & NUMBERS) / 9.0
+    t = pile_top(obs, s) if players(obs) > 1 else -1
+    if t >= 0:
+        sl = slot_of(t)
+        f[13] = (sl - 1.0) / 10.0 if sl >= 3 else 0.0
+        f[14] = pile_len(obs, s) / 6.0
+    else:
+        f[13] = 0.0
+        f[14] = 0.0
+
+
+@jit(inline=True)
+def late(obs):
+    v = 1.0 - deck_size(obs) / (8.0 * players(obs))
+    return v if v > 0.0 else 0.0
+
+
+@jit(inline=True)
+def info_features(obs, f):
+    """The S_DIM information-set features of the seat to move into f."""
+    un, _ = unseen(obs)
+    n = suits(obs)
+    for s in range(NS):
+        b = offset(f, s * SUIT_DIM)
+        if s < n:
+            suit_block(obs, s, b, un)
+        else:
+            for i in range(SUIT_DIM):
+                b[i] = 0.0
+    g = offset(f, NS * SUIT_DIM)
+    p = players(obs)
+    sd = side(obs)
+    g[0] = deck_size(obs) / 44.0
+    g[1] = late(obs)
+    g[2] = side_score(obs, sd) / 50.0
+    g[3] = side_score(obs, sd ^ 1) / 50.0 if p > 1 else 0.0
+    g[4] = 1.0 if p == 1 else 0.0
+    g[5] = 1.0 if p == 4 else 0.0
+    g[6] = obs.turn / 100.0
+    g[7] = 1.0
+
+
+@jit(inline=True)
+def candidate_features(obs, kind, card, s_info, f):
+    """The C_DIM features of a candidate, the expert flag left 0 (``set_expert``): an action
+    (kind K_PLAY / K_DISCARD of `card`) or a draw (K_DECK with `card` -1, K_PILE with `card` the
+    pile's top); `s_info` the info features (the card's suit block is reused)."""
+    for i in range(C_DIM):
+        f[i] = 0.0
+    f[kind] = 1.0
+    f[C_DIM - 2] = late(obs)
+    if card < 0:
+        return
+    s = suit_of(card)
+    sl = slot_of(card)
+    f[4] = (sl - 1.0) / 10.0 if sl >= 3 else 0.0
+    f[5] = 1.0 if sl < 3 else 0.0
+    b = offset(s_info, s * SUIT_DIM)
+    for i in range(SUIT_DIM):
+        f[6 + i] = b[i]
+    o = 6 + SUIT_DIM
+    sd = side(obs)
+    ex = expedition(obs, sd, s)
+    if kind == K_PLAY:
+        f[o] = (lane_score(obs, ex | (1 << sl)) - lane_score(obs, ex)) / 10.0
+        if sl >= 3:
+            top = highest(ex & NUMBERS) if ex & NUMBERS else 2
+            skip = ((1 << sl) - 1) & ~((2 << top) - 1) & NUMBERS
+            f[o + 1] = popcount(lane(hand_cards(obs), s) & skip) / 4.0
+            un, _ = unseen(obs)
+            f[o + 2] = lane_sum(lane(un, s) & skip) / 10.0
+    f[o + 3] = 1.0 if (accepts(obs, sd, s) >> sl) & 1 == 0 else 0.0
+    if players(obs) > 1:
+        f[o + 4] = 1.0 if (accepts(obs, sd ^ 1, s) >> sl) & 1 == 0 else 0.0
+
+
+@jit(inline=True)
+def action_is_expert(em, card, to):
+    return (not is_pass(em)) and move_card(em) == card and move_to(em) == to
+
+
+@jit(inline=True)
+def draw_is_expert(em, card, to, draw):
+    return action_is_expert(em, card, to) and move_draw(em) == draw
+
+
+@jit(inline=True)
+def set_expert(f, flag):
+    f[C_DIM - 1] = 1.0 if flag else 0.0
+
+
+@jit(inline=True)
+def expert_move(obs, eparams, mem):
+    """expert's move for this seat, on a copy of the seat's memory (its stream is not advanced)."""
+    m2 = stack_u64(MEM_WORDS)
+    for i in range(MEM_WORDS):
+        m2[i] = mem[i]
+    return expert_policy(obs, eparams, m2)
+

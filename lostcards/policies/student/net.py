@@ -1,0 +1,196 @@
+"""The student's kernel: an action-conditioned scorer (a small MLP) over every legal move.
+
+Per decision the information-set features ``s`` go once through the trunk
+(``a = Ws s + b1``); each candidate's features ``c`` then give
+``h1 = relu(a + Wc c)``, ``h2 = relu(W2 h1 + b2)`` and its score
+``w3 . h2 + v . c`` (a linear skip from the candidate's own features, the
+expert flag among them).  The action of best score is taken, then (2 and 4
+players) the draw of best score after it: the same network scores both, the
+candidate's kind telling them apart; equal scores are broken at random from
+the seat's stream, so no suit is favoured.  ``temp`` > 0 samples instead
+(Gumbel-max, from the seat's stream).  It never passes (4 players).  Every
+buffer is on the stack: a decision allocates nothing.
+
+Parameters (``params``): ``temp``, then expert's parameter values (for the
+expert flag; ``N_EXPERT`` of them), then the weights in ``LAYOUT`` order.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from lostcards.engine.bits import offset
+from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, draw_pile, make_play
+from lostcards.engine.observation import (
+    deck_size,
+    hand_cards,
+    has,
+    legal_plays,
+    lowest_card,
+    nonempty_piles,
+    pile_top,
+    players,
+    suit_of,
+    suits,
+    without,
+)
+from lostcards.engine.rng import below
+from lostcards.numba_cache import jit
+from lostcards.policies.expert import EXPERT
+from lostcards.policies.scratch import stack_floats
+from lostcards.policies.student.features import (
+    C_DIM,
+    K_DECK,
+    K_DISCARD,
+    K_PILE,
+    K_PLAY,
+    S_DIM,
+    action_is_expert,
+    candidate_features,
+    draw_is_expert,
+    expert_move,
+    info_features,
+    set_expert,
+)
+
+H1 = 64
+H2 = 16
+LAYOUT = (("Ws", (S_DIM, H1)), ("Wc", (C_DIM, H1)), ("b1", (H1,)), ("W2", (H1, H2)), ("b2", (H2,)),
+          ("w3", (H2,)), ("v", (C_DIM,)))
+N_WEIGHTS = sum(int(np.prod(shape)) for _, shape in LAYOUT)
+N_EXPERT = len(EXPERT.params)
+P_TEMP = 0
+OFF_EXPERT = 1
+OFF_W = OFF_EXPERT + N_EXPERT
+O_WS = 0
+O_WC = O_WS + S_DIM * H1
+O_B1 = O_WC + C_DIM * H1
+O_W2 = O_B1 + H1
+O_B2 = O_W2 + H1 * H2
+O_W3 = O_B2 + H2
+O_V = O_W3 + H2
+
+
+@jit(inline=True)
+def trunk(w, s, a):
+    """a = Ws^T s + b1 (the part of the first layer shared by every candidate)."""
+    for h in range(H1):
+        a[h] = w[O_B1 + h]
+    for i in range(S_DIM):
+        x = s[i]
+        if x != 0.0:
+            row = O_WS + i * H1
+            for h in range(H1):
+                a[h] += x * w[row + h]
+
+
+@jit(inline=True)
+def score(w, a, c, h1):
+    """One candidate's score from the trunk `a` and its features `c` (`h1`: scratch, H1 floats)."""
+    for h in range(H1):
+        h1[h] = a[h]
+    out = 0.0
+    for i in range(C_DIM):
+        x = c[i]
+        if x != 0.0:
+            out += x * w[O_V + i]
+            row = O_WC + i * H1
+            for h in range(H1):
+                h1[h] += x * w[row + h]
+    for h in range(H1):
+        if h1[h] < 0.0:
+            h1[h] = 0.0
+    for j in range(H2):
+        t = w[O_B2 + j]
+        for h in range(H1):
+            t += h1[h] * w[O_W2 + h * H2 + j]
+        if t > 0.0:
+            out += t * w[O_W3 + j]
+    return out
+
+
+@jit(inline=True)
+def _gumbel(mem, temp):
+    if temp <= 0.0:
+        return 0.0
+    u = (below(mem, 1 << 30) + 0.5) / 1073741824.0
+    return -temp * np.log(-np.log(u))
+
+
+@jit(inline=True)
+def _better(v, best, ties, mem):
+    """Whether a candidate scoring `v` takes the lead from `best`; equal scores share it at random
+    from the seat's stream (no suit is favoured).  Returns (takes it, the new tie count)."""
+    if v > best:
+        return True, 1
+    if v == best:
+        ties += 1
+        return below(mem, ties) == 0, ties
+    return False, ties
+
+
+@jit(inline=True)
+def student_move(obs, params, mem, s, a, c, h1):
+    """The student's move (module docstring); s, a, c, h1: scratch of S_DIM, H1, C_DIM, H1 floats."""
+    temp = params[P_TEMP]
+    w = offset(params, OFF_W)
+    em = expert_move(obs, offset(params, OFF_EXPERT), mem)
+    info_features(obs, s)
+    trunk(w, s, a)
+    acc = legal_plays(obs)
+    rest = hand_cards(obs)
+    best = -1e300
+    ties = 1
+    card = -1
+    to = TO_DISCARD
+    while (rest[0] | rest[1]) != 0:
+        x = lowest_card(rest)
+        rest = without(rest, x)
+        for kind in (K_PLAY, K_DISCARD):
+            if kind == K_PLAY and not has(acc, x):
+                continue
+            t = TO_EXPEDITION if kind == K_PLAY else TO_DISCARD
+            candidate_features(obs, kind, x, s, c)
+            set_expert(c, action_is_expert(em, x, t))
+            v = score(w, a, c, h1) + _gumbel(mem, temp)
+            take, ties = _better(v, best, ties, mem)
+            if take:
+                best = v
+                card = x
+                to = t
+    if players(obs) == 1:
+        return make_play(card, to, DRAW_NONE)
+    return make_play(card, to, best_draw(obs, w, mem, temp, em, card, to, s, a, c, h1))
+
+
+@jit(inline=True)
+def best_draw(obs, w, mem, temp, em, card, to, s, a, c, h1):
+    """The draw of best score after playing `card` to `to`: the deck, or a pile not just discarded on."""
+    best = -1e300
+    ties = 1
+    draw = DRAW_DECK
+    if deck_size(obs) > 0:
+        candidate_features(obs, K_DECK, -1, s, c)
+        set_expert(c, draw_is_expert(em, card, to, DRAW_DECK))
+        best = score(w, a, c, h1) + _gumbel(mem, temp)
+    piles = nonempty_piles(obs)
+    for q in range(suits(obs)):
+        if (piles >> q) & 1 == 0 or (to == TO_DISCARD and suit_of(card) == q):
+            continue
+        candidate_features(obs, K_PILE, pile_top(obs, q), s, c)
+        set_expert(c, draw_is_expert(em, card, to, draw_pile(q)))
+        v = score(w, a, c, h1) + _gumbel(mem, temp)
+        take, ties = _better(v, best, ties, mem)
+        if take:
+            best = v
+            draw = draw_pile(q)
+    return draw
+
+
+@jit
+def student_policy(obs, params, mem):
+    """The student: the best-scoring action, then the best-scoring draw (module docstring)."""
+    s = stack_floats(S_DIM)
+    a = stack_floats(H1)
+    c = stack_floats(C_DIM)
+    h1 = stack_floats(H1)
+    return student_move(obs, params, mem, s, a, c, h1)

@@ -1,0 +1,222 @@
+"""Expert iteration: teacher_g = improve(champion) labels rounds, the student fits them, a gate decides.
+
+Generation g (from 1):
+
+1. *teach*: improve around the champion (expert for g = 1, then the last
+   accepted student), played out by the champion, plays ``rounds`` fresh
+   rounds and labels every choice (``teacher``; seed ``seed * 1000 + g``);
+2. *fit*: the student's weights from the last ``keep`` generations' labels
+   (``fit``), starting from the champion's weights;
+3. *gate*: the new student against the champion on ``gate`` duplicate deals
+   (seed ``seed * 1000 + 500 + g``); it becomes the champion only when its
+   mean margin's one-sided 95% lower bound (mean - 1.645 se) is above 0.
+   The gate never looks at the offline loss;
+4. *reference*: the new student against expert on ``reference`` duplicate
+   deals (seed ``seed * 1000 + 900 + g``), for the learning curve only.
+
+Each step's wall and CPU seconds go to ``curve.csv`` (one row a generation)
+with the margins; ``curve.png`` draws them.  The run claims its folder
+(``iterate.json`` names its settings; another run's folder is refused),
+holds its lock, and resumes where it stopped: finished generations are
+kept, a generation's teacher shards are kept as they finish.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from lostcards.errors import LostcardsError
+from lostcards.policies.student import read_weights, student_of, write_weights
+from lostcards.training.fit import FitSettings, fit
+from lostcards.training.measure import margin
+from lostcards.training.teacher import TeacherSettings, read_shards, write_shards
+
+Z_GATE = 1.645
+STATE = "iterate.json"
+CURVE_HEAD = ["generation", "accepted", "champion", "teacher_rounds", "groups", "vs_previous", "vs_previous_se",
+              "gate_deals", "vs_expert", "vs_expert_se", "reference_deals", "held_out_agreement",
+              "teach_s", "teach_cpu_s", "fit_s", "gate_s", "reference_s"]
+
+
+@dataclass(frozen=True)
+class LoopSettings:
+    generations: int = 3
+    rules: str = "expeditions/2"
+    seed: int = 0
+    rounds: int = 2000          # teacher rounds a generation
+    shard: int = 25
+    k: int = 64
+    z: float = 2.0
+    explore: float = 0.12
+    temp: float = 2.0
+    epochs: int = 4
+    lr: float = 2e-3
+    batch: int = 1024
+    keep: int = 3               # generations of labels a fit uses (the last ones)
+    gate: int = 4000
+    reference: int = 1000
+    workers: int = 1
+
+    def identity(self) -> dict:
+        """What decides the results (not how many generations, nor the workers)."""
+        d = asdict(self)
+        d.pop("generations")
+        d.pop("workers")
+        return d
+
+
+def ruleset(name: str):
+    from lostcards.rules.ruleset import rules as make_rules
+    preset, _, p = name.partition("/")
+    try:
+        r = make_rules(preset, players=int(p) if p else 2)
+    except Exception as e:  # noqa: BLE001 - a bad preset or count: one line
+        raise LostcardsError(f"--rules {name!r}: {e} (e.g. expeditions/2, lost-cities/2, expeditions/4)") from None
+    if r.players == 1:
+        raise LostcardsError(f"--rules {name!r}: the gate needs an opponent (2 or 4 players)")
+    return r
+
+
+def _save_json(path: Path, data) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n")
+    tmp.replace(path)
+
+
+def champion_policy(out: Path, state: dict):
+    name = state["champion"]
+    if name == "expert":
+        return "expert", None
+    w = read_weights(out / name)[0]
+    return student_of(w, name=f"student-{Path(name).stem}"), w
+
+
+def iterate(settings: LoopSettings, out, command: str = "", say=print) -> dict:
+    """Run (or resume) the loop into `out` (module docstring); returns the state."""
+    from lostcards.run.batchdir import DirLock
+    st = settings
+    out = Path(out)
+    rules = ruleset(st.rules)
+    out.mkdir(parents=True, exist_ok=True)
+    with DirLock(out):
+        path = out / STATE
+        if path.is_file():
+            state = json.loads(path.read_text())
+            if state.get("identity") != st.identity():
+                old = state.get("identity", {})
+                diff = ", ".join(f"{k}={old.get(k)!r} -> {v!r}" for k, v in st.identity().items()
+                                 if old.get(k) != v)
+                raise LostcardsError(f"{out} holds another iterate run ({diff or 'a foreign state file'}): "
+                                     "give another --out, or the same settings to resume it")
+            say(f"resuming: {len(state['rows'])} generation(s) done, champion {state['champion']}")
+        elif any(out.iterdir()) and not all(p.name == ".lock" for p in out.iterdir()):
+            raise LostcardsError(f"{out} holds files of something else: give an empty or new --out")
+        else:
+            state = {"format": "lostcards-iterate/1", "command": command, "identity": st.identity(),
+                     "champion": "expert", "rows": []}
+            _save_json(path, state)
+        for g in range(len(state["rows"]) + 1, st.generations + 1):
+            state = _generation(st, rules, out, state, g, command, say)
+            _save_json(path, state)
+            plot_curve(out / "curve.csv", out / "curve.png")
+    return state
+
+
+def _generation(st: LoopSettings, rules, out: Path, state: dict, g: int, command: str, say) -> dict:
+    champ, champ_w = champion_policy(out, state)
+    say(f"generation {g}: teacher = improve(base={state['champion']}), k={st.k}, {st.rounds:,} rounds")
+    t0, c0 = time.perf_counter(), time.process_time()
+    folder = out / f"teacher-{g:03d}"
+    info = write_shards(folder, rules, champ, st.seed * 1000 + g, st.rounds, st.shard,
+                        TeacherSettings(st.k, st.z, st.explore, st.temp), st.workers, say)
+    teach_s = time.perf_counter() - t0
+    teach_cpu = info["cpu_s"] + (time.process_time() - c0)
+    t0 = time.perf_counter()
+    folders = [out / f"teacher-{h:03d}" for h in range(max(1, g - st.keep + 1), g + 1)]
+    groups, cands = read_shards(folders)
+    fs = FitSettings(epochs=st.epochs, batch=st.batch, lr=st.lr, temp=st.temp, z=st.z, seed=st.seed * 1000 + g)
+    w, rep = fit(groups, cands, init=champ_w, settings=fs, say=say)
+    fit_s = time.perf_counter() - t0
+    name = f"gen-{g:03d}.npz"
+    write_weights(out / name, w, {"command": command, "generation": g, "teacher_base": state["champion"],
+                                  "settings": st.identity(), "fit": rep})
+    cand = student_of(w, name=f"student-gen-{g:03d}")
+    t0 = time.perf_counter()
+    gate = margin(rules, cand, champ, st.gate, st.seed * 1000 + 500 + g) if st.gate > 0 else None
+    gate_s = time.perf_counter() - t0
+    accepted = gate is not None and gate["mean"] - Z_GATE * gate["se"] > 0
+    t0 = time.perf_counter()
+    ref = margin(rules, cand, "expert", st.reference, st.seed * 1000 + 900 + g) if st.reference > 0 else None
+    ref_s = time.perf_counter() - t0
+    if accepted:
+        state = {**state, "champion": name}
+    row = {"generation": g, "accepted": int(accepted), "champion": state["champion"], "teacher_rounds": st.rounds,
+           "groups": rep["groups"],
+           "vs_previous": gate["mean"] if gate else math.nan, "vs_previous_se": gate["se"] if gate else math.nan,
+           "gate_deals": st.gate, "vs_expert": ref["mean"] if ref else math.nan,
+           "vs_expert_se": ref["se"] if ref else math.nan, "reference_deals": st.reference,
+           "held_out_agreement": rep["epochs"][-1]["held_out_agreement"] if rep["epochs"] else math.nan,
+           "teach_s": round(teach_s, 1), "teach_cpu_s": round(teach_cpu, 1), "fit_s": round(fit_s, 1),
+           "gate_s": round(gate_s, 1), "reference_s": round(ref_s, 1)}
+    _append(out / "curve.csv", row)
+    say(f"generation {g}: against the previous {row['vs_previous']:+.2f} ± {1.96 * row['vs_previous_se']:.2f} "
+        f"({st.gate:,} deals), against expert {row['vs_expert']:+.2f} ± {1.96 * row['vs_expert_se']:.2f} "
+        f"({st.reference:,} deals): {'accepted' if accepted else 'rejected'}; teach {teach_s:.0f} s, "
+        f"fit {fit_s:.0f} s, gate {gate_s:.0f} s, reference {ref_s:.0f} s")
+    return {**state, "rows": state["rows"] + [row]}
+
+
+def _append(path: Path, row: dict) -> None:
+    new = not path.is_file()
+    with path.open("a", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CURVE_HEAD)
+        if new:
+            w.writeheader()
+        w.writerow(row)
+
+
+def plot_curve(csv_path: Path, png: Path) -> None:
+    """The learning curve: margin against the previous generation and against expert, by generation."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+    df = pd.read_csv(csv_path)
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    for col, label in (("vs_previous", "against the previous generation"), ("vs_expert", "against expert")):
+        ax.errorbar(df["generation"], df[col], yerr=1.96 * df[f"{col}_se"], marker="o", capsize=3, label=label)
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("generation")
+    ax.set_ylabel("margin, points a round (95% CI)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    tmp = png.with_name(png.stem + ".tmp.png")
+    fig.savefig(tmp, dpi=110)
+    plt.close(fig)
+    tmp.replace(png)
+
+
+def ship(out, dest, command: str = "", generation: int | None = None) -> Path:
+    """Copy the champion's weights of a finished run (or generation `generation`'s, accepted or not:
+    its gate row goes with it) to `dest` (the package's weights file)."""
+    out = Path(out)
+    state = json.loads((out / STATE).read_text())
+    if generation is not None:
+        rows = [r for r in state["rows"] if r["generation"] == generation]
+        if not rows:
+            raise LostcardsError(f"{out}: generation {generation} has not run (done: {len(state['rows'])})")
+        name, gate = f"gen-{generation:03d}.npz", rows[0]
+    elif state["champion"] == "expert":
+        raise LostcardsError(f"{out}: no generation was accepted; nothing to ship")
+    else:
+        name = state["champion"]
+        gate = next(r for r in state["rows"] if f"gen-{r['generation']:03d}.npz" == name)
+    w, meta = read_weights(out / name)
+    write_weights(dest, w, {**{k: v for k, v in meta.items() if k != "format"}, "shipped_from": name,
+                            "gate": gate, "ship_command": command})
+    return Path(dest)
+

@@ -1,0 +1,172 @@
+"""The student: legal in every table, reproducible, weights read by name and refused when damaged;
+the teacher's labels consistent; a tiny expert-iteration run end to end."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from lostcards.errors import LostcardsError, PolicyError
+from lostcards.policies import resolve
+from lostcards.policies import student as student_pkg
+from lostcards.policies.student import N_WEIGHTS, load_weights, read_weights, student_of, weights_path, write_weights
+from lostcards.rules.ruleset import rules
+from lostcards.run import runner
+from lostcards.training.fit import initial
+
+TABLES = [("expeditions", 2), ("expeditions", 4), ("lost-cities", 2), ("lost-cities", 4), ("expeditions", 1)]
+
+
+def _noisy():
+    """Weights that do not simply copy expert: the expert prior plus noise."""
+    return initial(3) + np.random.default_rng(7).normal(0, 0.3, N_WEIGHTS)
+
+
+@pytest.mark.parametrize("preset,players", TABLES)
+def test_every_move_is_legal_in_every_table(preset, players):
+    r = rules(preset, players=players)
+    for w, temp in ((_noisy(), 0.0), (_noisy(), 1.0), (np.zeros(N_WEIGHTS), 0.0)):
+        b = runner.play(r, student_of(w, temp=temp), "expert", rounds=60, seed=11, first=-1)
+        assert (b.round_info[:, 2] >= 0).all()
+        b = runner.play(r, "expert", student_of(w, temp=temp), rounds=60, seed=12, first=-1)
+        assert (b.round_info[:, 2] >= 0).all()
+
+
+def test_the_shipped_student_plays_and_improve_takes_it_as_its_base():
+    r = rules("expeditions")
+    b = runner.play(r, "student", "expert", rounds=50, seed=3, first=-1)
+    assert (b.round_info[:, 2] >= 0).all()
+    imp = resolve("improve:base=student,k=4")
+    assert imp.base.name == "student" and "base=student" in imp.spec
+    b = runner.play(r, imp, "expert", rounds=2, seed=3, first=-1)
+    assert (b.round_info[:, 2] >= 0).all()
+
+
+def test_same_seed_same_rounds_and_temp_changes_play():
+    r = rules("expeditions")
+    w = _noisy()
+    a = runner.play(r, student_of(w), "expert", rounds=100, seed=5).scores
+    b = runner.play(r, student_of(w), "expert", rounds=100, seed=5).scores
+    assert np.array_equal(a, b)
+    c = runner.play(r, student_of(w, temp=2.0), "expert", rounds=100, seed=5).scores
+    assert not np.array_equal(a, c)
+
+
+def test_weights_are_read_by_name(tmp_path, monkeypatch):
+    monkeypatch.setattr(student_pkg, "WEIGHTS_DIR", tmp_path)
+    w = _noisy()
+    write_weights(weights_path("mine"), w, {"command": "lostcards iterate --test"})
+    assert np.array_equal(load_weights("mine"), w)
+    assert read_weights(tmp_path / "mine.npz")[1]["command"] == "lostcards iterate --test"
+    assert np.array_equal(student_of(source="mine").params[-N_WEIGHTS:], w)
+
+
+def test_shipped_weights_carry_the_command_that_made_them():
+    w, meta = read_weights(weights_path("student"))
+    assert w.shape == (N_WEIGHTS,) and meta["command"].startswith("lostcards iterate")
+
+
+@pytest.mark.parametrize("damage", ["missing", "garbage", "short", "nan", "format"])
+def test_missing_or_corrupt_weights_are_refused(tmp_path, monkeypatch, damage):
+    monkeypatch.setattr(student_pkg, "WEIGHTS_DIR", tmp_path)
+    path = weights_path("bad")
+    if damage == "garbage":
+        path.write_bytes(b"not a weights file")
+    elif damage == "short":
+        np.savez(path, weights=np.zeros(10), meta=np.array(json.dumps({"format": student_pkg.FORMAT})))
+    elif damage == "nan":
+        np.savez(path, weights=np.full(N_WEIGHTS, np.nan), meta=np.array(json.dumps({"format": student_pkg.FORMAT})))
+    elif damage == "format":
+        np.savez(path, weights=np.zeros(N_WEIGHTS), meta=np.array(json.dumps({"format": "other/1"})))
+    with pytest.raises(PolicyError, match="bad.npz"):
+        load_weights("bad")
+    with pytest.raises(PolicyError, match="bad.npz"):
+        student_of(source="bad").params
+
+
+def test_a_bad_weights_name_is_refused():
+    with pytest.raises(PolicyError, match="not allowed"):
+        weights_path("../etc/passwd")
+
+
+@pytest.mark.parametrize("preset,players", [("expeditions", 2), ("expeditions", 4), ("lost-cities", 2),
+                                            ("expeditions", 1)])
+def test_the_teachers_labels_are_consistent(preset, players):
+    from lostcards.engine.moves import move_card, move_draw, move_to
+    from lostcards.training.teacher import TeacherSettings, label_rounds
+    r = rules(preset, players=players)
+    st = TeacherSettings(k=6, explore=0.3)
+    g, c = label_rounds(r, "expert", 9, 0, 2, st)
+    assert len(g) > 20 and g["n"].sum() == len(c)
+    first = c.groupby("group", sort=True).head(1).set_index("group")
+    assert (first["gain"] == 0).all()                         # the base's move: gain 0
+    assert (c["se"] > 0).all() and np.isfinite(c["gain"]).all()
+    assert ((g["played"] >= 0) & (g["played"] < g["n"])).all()
+    by = {k: v for k, v in c.groupby("group")}
+    for _, row in g.iterrows():
+        moves = by[row["group"]]["move"].to_numpy()
+        assert len(set(moves.tolist())) == len(moves)         # each candidate once
+        if row["stage"] == 1:                                 # draws: one action, different draws
+            assert len({(move_card(m), move_to(m)) for m in moves}) == 1
+            assert len({move_draw(m) for m in moves}) == len(moves)
+    if players == 1:
+        assert (g["stage"] == 0).all()
+    # the same labels again (reproducible from the seed), and other ones from another seed
+    g2, c2 = label_rounds(r, "expert", 9, 0, 2, st)
+    assert g.equals(g2) and c.equals(c2)
+    g3, _ = label_rounds(r, "expert", 10, 0, 2, st)
+    assert not g3[["round", "turn"]].equals(g[["round", "turn"]]) or not g3.equals(g)
+
+
+def test_the_teacher_plays_legal_moves_only():
+    """label_rounds raises on an illegal move of the teacher; every played move is among its candidates."""
+    from lostcards.training.teacher import TeacherSettings, label_rounds
+    r = rules("lost-cities", players=4)
+    g, c = label_rounds(r, student_of(_noisy()), 4, 0, 1, TeacherSettings(k=4, explore=1.0))
+    assert g["explored"].any()
+
+
+def test_a_tiny_run_end_to_end(tmp_path):
+    from lostcards.training.loop import LoopSettings, iterate, ship
+    st = LoopSettings(generations=1, rounds=2, shard=1, k=4, epochs=2, gate=100, reference=50, workers=1)
+    state = iterate(st, tmp_path / "run", command="test", say=lambda m: None)
+    assert len(state["rows"]) == 1
+    assert (tmp_path / "run" / "curve.csv").read_text().count("\n") == 2
+    assert (tmp_path / "run" / "curve.png").stat().st_size > 0
+    w, meta = read_weights(tmp_path / "run" / "gen-001.npz")
+    assert meta["generation"] == 1 and meta["fit"]["groups"] > 0
+    again = iterate(st, tmp_path / "run", command="test", say=lambda m: None)          # resumes: nothing to do
+    assert again["rows"] == state["rows"]
+    with pytest.raises(LostcardsError, match="another iterate run"):
+        iterate(LoopSettings(generations=1, rounds=3, shard=1, k=4), tmp_path / "run", say=lambda m: None)
+    if state["champion"] == "expert":
+        with pytest.raises(LostcardsError, match="nothing to ship"):
+            ship(tmp_path / "run", tmp_path / "s.npz")
+    else:
+        assert np.array_equal(read_weights(ship(tmp_path / "run", tmp_path / "s.npz"))[0],
+                              read_weights(tmp_path / "run" / state["champion"])[0])
+    shipped, meta = read_weights(ship(tmp_path / "run", tmp_path / "g1.npz", "cmd", generation=1))
+    assert np.array_equal(shipped, w) and meta["gate"]["generation"] == 1 and meta["ship_command"] == "cmd"
+    with pytest.raises(LostcardsError, match="has not run"):
+        ship(tmp_path / "run", tmp_path / "g2.npz", generation=2)
+
+
+def test_iterate_refuses_solitaire_and_a_foreign_folder(tmp_path):
+    from lostcards.training.loop import LoopSettings, iterate
+    with pytest.raises(LostcardsError, match="needs an opponent"):
+        iterate(LoopSettings(rules="expeditions/1"), tmp_path / "a", say=lambda m: None)
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "x.txt").write_text("mine")
+    with pytest.raises(LostcardsError, match="something else"):
+        iterate(LoopSettings(), tmp_path / "b", say=lambda m: None)
+
+
+def test_iterate_command_refuses_bad_input_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from lostcards.cli.app import main
+    res = CliRunner().invoke(main, ["iterate", "--rules", "expeditions/1", "--out", str(tmp_path / "x")])
+    assert res.exit_code == 1 and "needs an opponent" in res.output and "Traceback" not in res.output
+    res = CliRunner().invoke(main, ["iterate", "--gate", "10", "--out", str(tmp_path / "y")])
+    assert res.exit_code == 2 and "--gate" in res.output
