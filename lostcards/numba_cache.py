@@ -104,7 +104,8 @@ def key_on_sources(dispatcher, files) -> None:
     """
     cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
     if cache_file is not None and hasattr(cache_file, "_source_stamp"):
-        cache_file._source_stamp = (_STAMP_TAG, source_hash(files))
+        # LOSTCARDS_SELECT (engine/bits.py) changes what kth_bit compiles to
+        cache_file._source_stamp = (_STAMP_TAG, source_hash(files), os.environ.get("LOSTCARDS_SELECT", ""))
 
 
 def jit(fn=None, *, inline: bool = False, also=(), **options):
