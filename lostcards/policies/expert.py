@@ -19,7 +19,7 @@ reference-counted array.  Every ruleset parameter is read from the
 observation; nothing assumes a preset.  The parameters are listed in
 docs/expert.md.
 """
-from lostcards.engine.bits import highest, kth_bit, lowest, popcount
+from lostcards.engine.bits import highest, kth_bit, lowest, opaque, popcount
 from lostcards.engine.core import lane_sum, score_of
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
 from lostcards.engine.observation import (
@@ -252,7 +252,9 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
         rest = live
         while True:
             for a in range(inv + 1):
-                k = a + j
+                # opaque: this loop stays scalar (vectorized, its masked stores are read back
+                # by the next pass before they can be forwarded: a stall each time)
+                k = opaque(a + j)
                 if k == 0:
                     continue
                 val = score_of(ms + tsum, mi + a, mc + k, cost, bc, bp) - cur

@@ -234,6 +234,7 @@ def hottest(by_ins: dict, placed: list[Placed], total: int, top: int = 15, conte
 def _child(workload: str, rounds: int, folder: str) -> None:
     keep_objects()
     from lostcards.rules.ruleset import rules
+    from lostcards.run.bench import play_shards
     from lostcards.run.runner import play
     what, preset, players, a, b, _ = WORKLOADS[workload]
     r = rules(preset, players=players)
@@ -243,7 +244,7 @@ def _child(workload: str, rounds: int, folder: str) -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {CORE})
     t0, c0 = time.clock_gettime(time.CLOCK_MONOTONIC), time.process_time()
-    play(r, a, b, rounds=rounds, seed=1, threads=1)
+    play_shards(r, a, b, rounds, seed=1, threads=1)
     t1, c1 = time.clock_gettime(time.CLOCK_MONOTONIC), time.process_time()
     Path(folder, "window.json").write_text(json.dumps({"start": t0, "end": t1, "cpu": c1 - c0,
                                                        "rounds": rounds, "map": str(mapped)}))
