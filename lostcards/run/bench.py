@@ -245,7 +245,7 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int =
         with stage(f"{label}, one core ({n:,} rounds, 3 times)"):
             play(r2, a, b, rounds=1, seed=0, threads=1)
             sec = statistics.median(_cpu(r2, n, 1, a, seed=k + 1, other=b)[0] for k in range(3))
-        in_c = f", {sec / c_round:,.0f} C rounds a round" if c_round else f"; {NO_YARDSTICK}"
+        in_c = f", {sec / c_round:,.0f} C rounds a round" if c_round else " (C rounds: no yardstick)"
         _say(f"{label}, 2p expeditions, one core: {sec:.3g} CPU s a round{in_c}")
         bots[label] = {"cpu_seconds_a_round": sec, "rounds": n,
                        "c_rounds_a_round": sec / c_round if c_round else None}
