@@ -14,6 +14,7 @@ def _selects(masks, ks, out):
         out[i, 1] = bits.kth_bit_broadword(masks[i], ks[i])
         out[i, 2] = bits.kth_bit(masks[i], ks[i])
         out[i, 3] = bits.kth_of_six(masks[i] & 63, ks[i] & 7)
+        out[i, 4] = bits.kth_of_six_table(masks[i] & 63, ks[i] & 7)
 
 
 def _words():
@@ -31,12 +32,12 @@ def _words():
 @pytest.mark.skipif(not bits.HAS_PDEP, reason="no BMI2: PDEP cannot run here")
 def test_pdep_broadword_and_the_pile_table_give_the_python_answer():
     masks, ks = _words()
-    out = np.zeros((len(masks), 4), np.int64)
+    out = np.zeros((len(masks), 5), np.int64)
     _selects(masks, ks, out)
     want = np.array([bits.kth_bit(int(m), int(k)) for m, k in zip(masks, ks)])
     assert (out[:, 0] == want).all() and (out[:, 1] == want).all() and (out[:, 2] == want).all()
     six = np.array([bits.kth_bit(int(m) & 63, int(k) & 7) for m, k in zip(masks, ks)])
-    assert (out[:, 3] == six).all()
+    assert (out[:, 3] == six).all() and (out[:, 4] == six).all()
     assert set(want) >= {0, 63, 64}         # the edges were reached
 
 

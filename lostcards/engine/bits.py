@@ -8,7 +8,7 @@ one PDEP where PDEP is fast, a broadword select (byte counts, their prefix
 sums, a 2 KB table) where it is not (AMD before Zen 3 runs PDEP in
 microcode): ``select_kind`` decides by timing both once per machine
 (``LOSTCARDS_SELECT=pdep|broadword`` overrides); the answers are the same.
-``kth_of_six`` picks among the six discard piles from a table.
+``kth_of_six`` picks among the six discard piles (a table where PDEP is slow).
 """
 from __future__ import annotations
 
@@ -126,9 +126,22 @@ _SIX = np.array([kth_bit(v, k) for v in range(64) for k in range(8)], np.int8)
 
 
 @jit(inline=True)
-def kth_of_six(m, k):
+def kth_of_six_table(m, k):
     """kth_bit of a word below 64 (the discard piles) and k below 8, from a 512-byte table."""
     return np.int64(_SIX[(m << 3) | k])
+
+
+def kth_of_six(m, k):
+    """kth_bit of a word below 64 (the discard piles) and k below 8: one PDEP where the select is
+    PDEP (as fast as the table's load), else ``kth_of_six_table``."""
+    return kth_bit(m & 63, k & 7)
+
+
+@overload(kth_of_six, jit_options={"forceinline": True})
+def _kth_of_six_compiled(m, k):
+    if select_kind() == "pdep":
+        return lambda m, k: kth_bit_pdep(m, k)
+    return lambda m, k: kth_of_six_table(m, k)
 
 
 # ---- which select: timed once per machine -------------------------------------------------------
