@@ -7,7 +7,7 @@ YARDSTICK ?= ../shared/yardstick
 LADDER_BOTS ?= expert,improve,search:iterations=1000,greedy,random
 RULE_TWEAKS_ARGS ?= --depth-deals 100 --budgets 250,500,1000,2000,4000
 
-.PHONY: install lint test test-slow bench report ladder clean
+.PHONY: install lint test test-slow bench profile report ladder clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -28,6 +28,9 @@ test-slow: $(STAMP)  ## the slow tests only: long simulations, a cold compile of
 
 bench: $(STAMP)  ## rounds per second, with the C yardstick in the same go when it is there
 	$(PY) -m lostcards bench $(if $(wildcard $(YARDSTICK)/cengine.c),--yardstick $(YARDSTICK))
+
+profile: $(STAMP)  ## perf profiles by JIT function and instruction: random, expert (2p, 4p), improve (docs/engine.md)
+	$(PY) -m lostcards bench --profile all
 
 ladder: $(STAMP)  ## docs/bots.md's ladder: every bot against expert on 1,000 duplicate deals of seed 20261203 (one core)
 	$(PY) -m lostcards ladder --deals 1000 --solitaire-deals 500 --seed 20261203 --bots $(LADDER_BOTS)

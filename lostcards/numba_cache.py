@@ -105,7 +105,10 @@ def key_on_sources(dispatcher, files) -> None:
     """
     cache_file = getattr(getattr(dispatcher, "_cache", None), "_cache_file", None)
     if cache_file is not None and hasattr(cache_file, "_source_stamp"):
-        cache_file._source_stamp = (_STAMP_TAG, source_hash(files))
+        stamp = source_hash(files)
+        if os.environ.get("LOSTCARDS_SELECT"):      # engine/bits.py: it changes what kth_bit compiles to
+            stamp += ":select=" + os.environ["LOSTCARDS_SELECT"]
+        cache_file._source_stamp = (_STAMP_TAG, stamp)
 
 
 def jit(fn=None, *, inline: bool = False, also=(), **options):

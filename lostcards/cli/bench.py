@@ -17,8 +17,21 @@ from lostcards.cli.common import Count
 @click.option("--compile", "compile_only", is_flag=True,
               help="Instead: the compile seconds of every entry point and decider on a cold cache (a scratch "
                    "cache folder; yours is left alone).")
-def bench(rounds, json_path, yardstick, compile_only):
+@click.option("--profile", "profile", default=None, metavar="WORKLOADS",
+              help="Instead: perf profiles (software clock, one pinned core) by JIT function and instruction, "
+                   "of a comma-separated list among random2, expert2, expert4, improve, or 'all' "
+                   "(docs/engine.md, 'Profiling').")
+@click.option("--profile-rounds", type=Count(1, 10**9), default=None,
+              help="Rounds of each profiled workload (default: its own, a few seconds).")
+@click.option("--profile-out", default="runs/profile", show_default=True, type=click.Path(file_okay=False),
+              help="Where --profile writes its reports, perf data and objects.")
+def bench(rounds, json_path, yardstick, compile_only, profile, profile_out, profile_rounds):
     """Rounds per second for random vs random, on one core and on all cores."""
+    if profile is not None:
+        from lostcards.run.profile import WORKLOADS, run_profile
+        names = list(WORKLOADS) if profile == "all" else [w.strip() for w in profile.split(",") if w.strip()]
+        run_profile(names, profile_rounds, profile_out)
+        return
     if compile_only:
         from lostcards.run.compile_report import compile_times
         compile_times()

@@ -288,7 +288,7 @@ def pile_len(obs, suit):
 @jit(inline=True)
 def _relative(obs, s):
     p = players(obs)
-    return (s - seat(obs) + p) % p if p > 1 else 0
+    return (s - seat(obs) + p) & (p - 1) if p > 1 else 0     # mod p, p 2 or 4: no division
 
 
 @jit(inline=True)
@@ -348,8 +348,8 @@ def unseen(obs):
     one, two = _take(one, two, expedition_cards(obs, 0))
     one, two = _take(one, two, expedition_cards(obs, 1))
     for s in range(1, players(obs)):
-        one, two = _take(one, two, known(obs, (seat(obs) + s) % players(obs)))
-        one, two = _take(one, two, known2(obs, (seat(obs) + s) % players(obs)))
+        one, two = _take(one, two, known(obs, (seat(obs) + s) & (players(obs) - 1)))    # players: 1, 2, 4
+        one, two = _take(one, two, known2(obs, (seat(obs) + s) & (players(obs) - 1)))
     for suit in range(suits(obs)):
         lo, hi = pile_words(obs, suit)
         for k in range(32):

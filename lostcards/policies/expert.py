@@ -19,7 +19,7 @@ reference-counted array.  Every ruleset parameter is read from the
 observation; nothing assumes a preset.  The parameters are listed in
 docs/expert.md.
 """
-from lostcards.engine.bits import highest, kth_bit, lowest, popcount
+from lostcards.engine.bits import highest, kth_bit, lowest, opaque, popcount
 from lostcards.engine.core import lane_sum, score_of
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
 from lostcards.engine.observation import (
@@ -252,7 +252,9 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
         rest = live
         while True:
             for a in range(inv + 1):
-                k = a + j
+                # opaque: this loop stays scalar (vectorized, its masked stores are read back
+                # by the next pass before they can be forwarded: a stall each time)
+                k = opaque(a + j)
                 if k == 0:
                     continue
                 val = score_of(ms + tsum, mi + a, mc + k, cost, bc, bp) - cur
@@ -282,15 +284,21 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
         mem[E_F] = 0
         for i in range(suits):
             s = i + off - suits if i + off >= suits else i + off
-            for k in range(wl):
-                fk = mem[E_F + i * wl + k]
-                if fk == INEG:
-                    continue
-                for t in range(min(wl - k, mem[E_KM + s] + 1)):
-                    gt = mem[E_G + s * G_W + t]
-                    if fk + gt > mem[E_F + (i + 1) * wl + k + t]:
-                        mem[E_F + (i + 1) * wl + k + t] = fk + gt
-                        mem[E_PK + (i + 1) * wl + k + t] = t
+            km = mem[E_KM + s]
+            # cell c of row i + 1: the best row-i cell k plus t = c - k plays of suit s, the
+            # smallest k keeping a tie; each cell in a register, stored once (no store to
+            # load back in the loop)
+            for c in range(wl):
+                best = INEG
+                bt = 0
+                for k in range(c - km if c > km else 0, c + 1):
+                    fk = mem[E_F + i * wl + k]
+                    if fk != INEG and fk + mem[E_G + s * G_W + c - k] > best:
+                        best = fk + mem[E_G + s * G_W + c - k]
+                        bt = c - k
+                mem[E_F + (i + 1) * wl + c] = best
+                if best != INEG:
+                    mem[E_PK + (i + 1) * wl + c] = bt
         best = INEG
         kb = 0
         for k in range(wl):
@@ -352,7 +360,7 @@ def _count_cards(obs, wb, fb, rho, nums, full, extra, n_deck, h):
     unseen = n_deck - h
     mine = 0
     for o in range(1, p):                        # the cards known in other hands
-        q = (me + o) % p
+        q = (me + o) & (p - 1)           # players: 1, 2 or 4 (no division)
         unseen -= count(known(obs, q)) + count(known2(obs, q))
     for s in range(n_suits):
         x0 = expedition(obs, sd, s)
@@ -372,7 +380,7 @@ def _count_cards(obs, wb, fb, rho, nums, full, extra, n_deck, h):
         pk1 = 0
         pk2 = 0
         for o in range(1, p):
-            q = (me + o) % p
+            q = (me + o) & (p - 1)           # players: 1, 2 or 4 (no division)
             k1 = lane(known(obs, q), s)
             k2 = lane(known2(obs, q), s)
             u1, u2 = _take(u1, u2, k1)
@@ -488,7 +496,7 @@ def expert_policy(obs, params, mem):
                 card, n_all = _endgame_plan(params, wb, n_suits, cost, bc,
                                             bp if params[K_BONUS] != 0.0 else 0, nums, h, h, mem)
         else:
-            plays_left = (deck + p - 1) // p
+            plays_left = (deck + p - 1) >> (p >> 1)       # / p, rounded up (p: 1, 2 or 4)
             last = plays_left == 1
             if plays_left <= h and ((not last and params[K_COUNT] != 0.0)
                                     or (last and params[K_LAST_PLAY] != 0.0)):
@@ -658,7 +666,7 @@ def _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend, rng
     if to == TO_DISCARD and limit > 0 and stall + 1 >= limit * p:
         return DRAW_DECK
     deck = deck_size(obs)
-    late = (deck + p - 1) // p <= rule(obs, RULE_HAND_SIZE)
+    late = (deck + p - 1) >> (p >> 1) <= rule(obs, RULE_HAND_SIZE)     # / p rounded up (p: 1, 2, 4)
     deny = params[K_DENY] != 0.0 and late
     open_margin = params[K_OPEN]
     best = DRAW_DECK

@@ -8,7 +8,7 @@ discarded onto; one ``below`` picks (none in solitaire).  The choices are
 selects, not branches: a random hand makes branches unpredictable.  The
 reference engine's twin is ``py_random.py``; tests hold them equal.
 """
-from lostcards.engine.bits import choose, kth_bit, opaque, popcount
+from lostcards.engine.bits import choose, kth_of_six, opaque, popcount
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, make_pass, make_play
 from lostcards.engine.observation import (
     can_pass,
@@ -51,7 +51,7 @@ def random_policy(obs, params, mem):
     src = nonempty_piles(obs) & ~((1 + me) << suit_of(card))
     j = below(mem, 1 + popcount(src))
     mj = opaque(-(j > 0))               # all ones: off a pile
-    pile = 1 + kth_bit(src, (j - 1) & mj)
+    pile = 1 + kth_of_six(src, (j - 1) & mj)    # six piles at most: a table
     return make_play(card, to, choose(mj, pile, DRAW_DECK))
 
 
