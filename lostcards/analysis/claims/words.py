@@ -108,8 +108,9 @@ def by_verdict(row, holds: str, fails: str, other: str, harmful: str | None = No
         return other
     v = row.verdict or (HOLDS if row.est.estimate > 0 else FAILS)
     if v == AT_EDGE:
-        _note(row, "verdict:" + v)
         lean = row.expect.plain(row.est.ci_low, row.est.ci_high)
+        _note(row, "verdict:" + v)
+        _note(row, "lean:" + lean)
         words = {HOLDS: holds, HARMFUL: fails if harmful is None else harmful,
                  NO_EFFECT: fails if no_effect is None else no_effect}.get(lean, fails)
         return words[:-1] + " (at the edge)." if words.endswith(".") else words + " (at the edge)"
