@@ -4,7 +4,7 @@ import numpy as np
 from lostcards.analysis.claims import Claim, Measure, described
 from lostcards.analysis.claims.measures import event_mean, event_share, sweep
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line, sweep_plot
-from lostcards.analysis.claims.words import across, by_verdict, changes, value
+from lostcards.analysis.claims.words import across, changes, value
 
 PAIRED = ("2p", "4p-team", "1p", "lc")
 THRESHOLDS = (0, 5, 10, 15, 20, 25)

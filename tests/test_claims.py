@@ -209,7 +209,8 @@ def test_tips_md_says_does_not_pay_or_no_difference_only_where_its_rows_do(quick
     for cid, line in _tip_lines(quick).items():
         said = {c["says"] for c in checks if c["claim"] == cid}
         lean = "(at the edge)" in line          # the words of the way an at-the-edge row leans, so marked
-        said |= {"verdict:" + c["says"][5:] for c in checks if lean and c["claim"] == cid and c["says"].startswith("lean:")}
+        said |= {"verdict:" + c["says"][5:] for c in checks
+                 if lean and c["claim"] == cid and c["says"].startswith("lean:")}
         if "does not pay" in line or "does not hold here" in line:
             assert said & {f"verdict:{v}" for v in FAILING} | {"sign:-"}, (cid, line)
         if "no material difference" in line:

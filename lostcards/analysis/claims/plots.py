@@ -55,7 +55,8 @@ def scaled(row) -> tuple:
 def summary_figure(run):
     """Every deciding row against its region (forest plot, units of its own tolerance), coloured by verdict."""
     rows = [r for res in run.results.values() for r in res.rows if r.decides]
-    fig, ax = new_figure(1, 1, width=9.0, height=0.9 + 0.22 * len(rows), title="Every deciding effect, against its region")
+    fig, ax = new_figure(1, 1, width=9.0, height=0.9 + 0.22 * len(rows),
+                         title="Every deciding effect, against its region")
     a = ax[0, 0]
     lim = 6.0
     for i, r in enumerate(rows):

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from lostcards.analysis.claims.declare import DECIDING_BY_TABLE, SEARCH_TABLES, TABLES, Setting
+from lostcards.analysis.claims.declare import DECIDING_BY_TABLE, TABLES, Setting
 from lostcards.analysis.claims.plots import close
 from lostcards.analysis.claims.sheet import tips_markdown
 from lostcards.analysis.claims.verdict import (
     ALPHA,
+    AT_EDGE,
     BOTS_DISAGREE,
     FAILS,
     HARMFUL,
@@ -24,7 +25,6 @@ from lostcards.analysis.claims.verdict import (
     PARTLY,
     TOO_FEW,
     UNDECIDED,
-    AT_EDGE,
 )
 from lostcards.analysis.claims.words import fmt, fmt_est, join
 from lostcards.run.batchdir import versions, write_manifest
