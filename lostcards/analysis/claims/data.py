@@ -39,7 +39,7 @@ class Sizes:
     search_deals: dict            # search against expert (2p: deals, both seatings; 1p: rounds alone)
     improve_rounds: dict = None   # improve's self-play rounds, every move logged (costly: one source)
     search: str = "search"        # the search bot's spec (its default budget)
-    improve: str = "improve:k=64"  # the improve bot's spec (k=64: half its default budget, see docs/claims.md)
+    improve: str = "improve:k=32"  # the improve bot's spec (k=32: a quarter of its default, see docs/claims.md)
     strength_deals: dict = None   # duplicate deals of each strong bot against expert (the players section)
     most: dict = None             # kind -> {data key: the most rounds (deals) it may reach over all stages}
 
@@ -56,10 +56,10 @@ STANDARD = Sizes(rounds={"2p": 60_000, "4p": 20_000, "1p": 20_000, "lc": 20_000}
                  records={"2p": 3_000, "4p": 1_000, "1p": 1_000, "lc": 1_000},
                  deals={"2p": 20_000, "4p": 8_000, "1p": 10_000, "lc": 8_000},
                  search_deals={"2p": 100, "1p": 200},
-                 improve_rounds={"2p": 500, "4p": 150, "1p": 1_000, "lc": 300},
-                 strength_deals={"2p": 300, "1p": 1_000},
+                 improve_rounds={"2p": 400, "4p": 120, "1p": 600, "lc": 150},
+                 strength_deals={"2p": 300, "1p": 600},
                  most={"search_deals": {"2p": 100, "1p": 200},
-                       "improve_rounds": {"2p": 1_000, "4p": 300, "1p": 4_000, "lc": 600}})
+                       "improve_rounds": {"2p": 800, "4p": 240, "1p": 2_400, "lc": 300}})
 QUICK = Sizes(rounds={"2p": 1_500, "4p": 400, "1p": 400, "lc": 400},
               records={"2p": 150, "4p": 60, "1p": 60, "lc": 60},
               deals={"2p": 400, "4p": 200, "1p": 200, "lc": 200},

@@ -235,7 +235,7 @@ def _players(run) -> list:
                  f"from the same determinizations, beats it; against `expert` on duplicate deals it gains "
                  f"{join(parts)}, measured in this run (95% intervals). It plays itself, every move logged, in "
                  f"every table: {played} rounds. Its budget is k = {ctx.spec(bot).split('k=')[-1]} "
-                 "determinizations a decision, a quarter or half of its default, so that its games fit the "
+                 "determinizations a decision (its default is 128), so that its games fit the "
                  "report's plan; a row of it still undecided at the plan's most games reads **too few games**.")
     s2 = ctx.search_played(Setting("2p"))
     s1 = ctx.search_played(Setting("1p"))

@@ -105,7 +105,8 @@ def planned_deciding(mods: dict) -> list:
 
 def control_row(mod, measure, control, ctx: Context, table: str = "2p", level: float = 0.95) -> Row:
     """A deciding measure taken under one of its controls in the table of the row it controls (`table`),
-    judged at `level` (the report's simultaneous level: the tests check its verdict there)."""
+    judged at `level` (the report's simultaneous level: the tests check its verdict there) by the plain rule
+    (which way it comes out; how near an edge it lies is the report's rows' concern, not a control's)."""
     setting = control.setting(table)
     s = ctx.subject(control.bot, setting)
     if measure.pair:
@@ -116,7 +117,7 @@ def control_row(mod, measure, control, ctx: Context, table: str = "2p", level: f
     est = est.at(level)
     expect = measure.expect_for(setting)
     return Row(mod.CLAIM.id, measure, control.bot, policy, "", setting, est, expect, True,
-               expect.verdict(est.ci_low, est.ci_high))
+               expect.plain(est.ci_low, est.ci_high))
 
 
 def _invalid(e) -> str:
