@@ -232,6 +232,14 @@ class Context:
         e = mean_ci(d.margin.to_numpy())
         return replace(e, clusters=e.n)
 
+    def played_count(self, key: tuple) -> int:
+        """How many rounds (deals) of the data `key` the run holds (nothing is played)."""
+        return self._cache.get(key, (0, None))[0]
+
+    def played_value(self, key: tuple):
+        """The data `key` as played so far (nothing more is played)."""
+        return self._cache[key][1]
+
     def search_played(self, setting: Setting) -> int:
         """How many deals (solitaire: rounds) search's logged games hold in this setting."""
         return self._cache.get(("search-games", self.spec("search"), setting.data), (0, None))[0]

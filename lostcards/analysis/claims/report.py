@@ -230,7 +230,7 @@ def _players(run) -> list:
                                           f"{'with 2 players' if table == '2p' else 'in solitaire'} "
                                           f"(n = {e.n:,} duplicate deals)")
     for bot, parts in strong.items():
-        played = ", ".join(f"{n:,} ({TABLES[t].label})" for t, n in _improve_played(ctx).items())
+        played = ", ".join(f"{n:,} ({DATA_LABELS[d]})" for d, n in _improve_played(ctx).items())
         L.append(f"- `{ctx.spec(bot)}` (`docs/bots.md`): expert's move unless another, played out by expert "
                  f"from the same determinizations, beats it; against `expert` on duplicate deals it gains "
                  f"{join(parts)}, measured in this run (95% intervals). It plays itself, every move logged, in "
@@ -252,21 +252,22 @@ def _players(run) -> list:
     return L
 
 
+DATA_LABELS = {"2p": "2 players", "4p": "4 players", "1p": "solitaire", "lc": "lost-cities"}
+
+
 def _improve_played(ctx) -> dict:
-    out = {}
-    for t in TABLES.values():
-        n = ctx._cache.get(("improve-games", ctx.spec("improve"), t.data), (0, None))[0]
-        if n and t.data not in [TABLES[k].data for k in out]:
-            out[t.key] = n
-    return out
+    """{data key: improve's self-play rounds played} (what the run holds; nothing is played here)."""
+    return {d: ctx.played_count(("improve-games", ctx.spec("improve"), d)) for d in DATA_LABELS
+            if ctx.played_count(("improve-games", ctx.spec("improve"), d))}
 
 
 def _search_margin(ctx) -> str:
     """Search's points a round minus expert's on their shared 2-player deals (its logged games)."""
     from lostcards.analysis.stats import mean_ci
-    if not ctx.search_played(Setting("2p")):
+    key = ("search-games", ctx.spec("search"), "2p")
+    if not ctx.played_count(key):
         return "not measured in this run"
-    t = ctx.search_games(Setting("2p"))["tables"]["rounds"]
+    t = ctx.played_value(key)["tables"]["rounds"]
     own = (t.score_a - t.score_b).where(t.game == 0, t.score_b - t.score_a).to_numpy(float)
     per = pd.Series(own).groupby(t["round"].to_numpy()).mean().to_numpy()
     e = mean_ci(per)
