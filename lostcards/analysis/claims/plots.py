@@ -58,7 +58,7 @@ def summary_figure(run):
     fig, ax = new_figure(1, 1, width=9.0, height=0.9 + 0.22 * len(rows),
                          title="Every deciding effect, against its region")
     a = ax[0, 0]
-    lim = 6.0
+    lim = 60.0
     for i, r in enumerate(rows):
         est, lo, hi, rlo, rhi = scaled(r)
         a.fill_betweenx([i - 0.4, i + 0.4], max(rlo, -lim), min(rhi, lim), color="#009e73", alpha=0.15, lw=0)
@@ -70,8 +70,10 @@ def summary_figure(run):
         a.axvline(v, color="#333333", lw=0.8, ls=":")
     a.set_yticks(range(len(rows)), [f"{r.claim} {r.measure.name} ({r.bot}, {r.table})" for r in rows], fontsize=7)
     a.set_ylim(len(rows) - 0.5, -0.5)
+    a.set_xscale("symlog", linthresh=2.0)
     a.set_xlim(-lim, lim)
-    a.set_xlabel("estimate and interval, in units of the row's tolerance (clipped at ±6)")
+    a.set_xlabel("estimate and interval, in units of the row's tolerance (linear within ±2, then logarithmic; "
+                 "clipped at ±60)")
     from matplotlib.lines import Line2D
     used = [v for v in VERDICT_COLORS if any(r.verdict == v for r in rows)]
     a.legend([Line2D([0], [0], color=VERDICT_COLORS[v], lw=3) for v in used], used, fontsize=7, loc="lower right")
