@@ -114,7 +114,8 @@ def _other_bot(ex, other, bot: str, holds: str, fails: str) -> str:
     """' (improve: N, words)' for the other deciding bot, with its own verdict's words."""
     if other is None:
         return ""
-    return f" ({bot}: {value(other)}, {by_verdict(other, holds, fails, 'undecided', no_effect=fails)})"
+    return (f" ({bot}: {value(other)}, "
+            f"{by_verdict(other, holds, fails, 'undecided', no_effect=fails, too_few='too few games to tell')})")
 
 
 def tips(res):

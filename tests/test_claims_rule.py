@@ -158,6 +158,12 @@ def test_combine_bots(verdicts, want):
     assert combine_bots(verdicts) == want
 
 
+def test_a_bots_measures_with_too_few_games_stay_too_few_games():
+    assert combine([TOO_FEW]) == TOO_FEW and combine([TOO_FEW, TOO_FEW]) == TOO_FEW
+    assert combine([HOLDS, TOO_FEW]) == HOLDS
+    assert combine_bots([HOLDS, combine([TOO_FEW])]) == HOLDS
+
+
 @pytest.mark.parametrize("verdicts,want", [
     ([HOLDS, HARMFUL], PARTLY),                # statements disagree
     ([BOTS_DISAGREE, HOLDS], BOTS_DISAGREE),   # the statements agree where the bots do

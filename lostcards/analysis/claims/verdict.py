@@ -209,9 +209,13 @@ def combine(verdicts) -> str:
     all hold: holds; all fail: how they fail; some hold and some fail: partly
     (whatever else is undecided); else a statement whose bots disagree: bots
     disagree; otherwise (undecided among agreeing ones, or nothing to go on):
-    undecided.  A "partly" counts as one that holds and one that fails.
+    undecided.  A "partly" counts as one that holds and one that fails.  Too few games (a strong bot's
+    rows) stays too few games, and is left out beside other verdicts.
     """
-    vs = list(verdicts)
+    given = list(verdicts)
+    vs = [v for v in given if v != TOO_FEW]
+    if given and not vs:
+        return TOO_FEW
     h = sum(v in (HOLDS, PARTLY) for v in vs)
     f = [v for v in vs if v in FAILING or v == PARTLY]
     if h and f:

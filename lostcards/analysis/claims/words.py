@@ -100,7 +100,7 @@ def change(row, up: str = "gains", down: str = "loses", unit: str = "") -> str:
 
 
 def by_verdict(row, holds: str, fails: str, other: str, harmful: str | None = None,
-               no_effect: str | None = None) -> str:
+               no_effect: str | None = None, too_few: str | None = None) -> str:
     """The words that fit a row's verdict (or, for a context row, the sign of its estimate): `harmful` and
     `no_effect` for a comparison that fails that way (default: `fails`); at the edge: the words of the way
     it leans, marked "(at the edge)"; too few games: `other`."""
@@ -115,7 +115,8 @@ def by_verdict(row, holds: str, fails: str, other: str, harmful: str | None = No
                  NO_EFFECT: fails if no_effect is None else no_effect}.get(lean, fails)
         return words[:-1] + " (at the edge)." if words.endswith(".") else words + " (at the edge)"
     if v == TOO_FEW:
-        v = UNDECIDED
+        _note(row, "verdict:" + v)
+        return other if too_few is None else too_few
     _note(row, ("verdict:" if row.verdict else "sign:") + (v if row.verdict else ("+" if v == HOLDS else "-")))
     if v == HARMFUL:
         return fails if harmful is None else harmful
