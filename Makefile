@@ -35,11 +35,15 @@ profile: $(STAMP)  ## perf profiles by JIT function and instruction: random, exp
 ladder: $(STAMP)  ## docs/bots.md's ladder: every bot against expert on 1,000 duplicate deals of seed 20261203 (one core)
 	$(PY) -m lostcards ladder --deals 1000 --solitaire-deals 500 --seed 20261203 --bots $(LADDER_BOTS)
 
-report: $(STAMP)  ## the main job: simulate the default batch and write reports/
+report: $(STAMP)  ## the main job: simulate the default batch and write reports/ (the same bytes for the same code)
+	@echo "make report 1/4: simulate 100,000 rounds (runs/report-smoke)"
 	$(PY) -m lostcards simulate --rules expeditions --policies expert,greedy --rounds 100000 \
 		--seed 1 --out runs/report-smoke --records 200
+	@echo "make report 2/4: replay its records"
 	$(PY) -m lostcards replay --json runs/report-smoke/records.jsonl > runs/report-smoke/replay.jsonl
+	@echo "make report 3/4: the strategy tips (reports/claims.md; a line of progress at least every few seconds)"
 	$(PY) -m lostcards claims --out reports
+	@echo "make report 4/4: the rule tweaks (reports/rule-tweaks.md)"
 	$(PY) -m lostcards rule-tweaks --out reports $(RULE_TWEAKS_ARGS)  # the skill trace is most of it (RULE_TWEAKS_ARGS="--depth-deals 0" skips it)
 
 clean:

@@ -98,10 +98,11 @@ def tips(res):
             f"({row_text(res.get('margin_count', table='1p'))} points a round).",
             f"When you can't lay everything, a strong bot that lays a suit from the bottom instead of keeping the "
             f"high cards {changes(res, 'margin_skip_low', 'loses', 'gains')}: "
-            + by_verdict(s, "skip the low cards and play the high ones.",
-                         "skipping the low cards does not pay.", "whether skipping the low cards pays is undecided.",
-                         harmful="skipping the low cards costs points.",
-                         no_effect="skipping the low cards makes no material difference."),
+            + by_verdict(s, "with two players, skip the low cards and play the high ones.",
+                         "with two players, skipping the low cards does not pay.",
+                         "whether skipping the low cards pays with two players is undecided.",
+                         harmful="with two players, skipping the low cards costs points.",
+                         no_effect="with two players, skipping the low cards makes no material difference."),
             f"On your last play, take whatever adds most to the board: a strong bot that plays its last card like "
             f"any other {changes(res, 'margin_last_play', 'loses', 'gains')}"
             + by_verdict(last, ".", " (the tip does not hold here).", " (undecided).")]

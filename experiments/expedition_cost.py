@@ -4,7 +4,7 @@ import numpy as np
 from lostcards.analysis.claims import Claim, Measure, described
 from lostcards.analysis.claims.measures import event_mean, event_share, sweep
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line, sweep_plot
-from lostcards.analysis.claims.words import across, by_verdict, changes, value
+from lostcards.analysis.claims.words import across, changes, value
 
 PAIRED = ("2p", "4p-team", "1p", "lc")
 THRESHOLDS = (0, 5, 10, 15, 20, 25)
@@ -110,13 +110,8 @@ def reading(res):
 
 
 def tips(res):
-    m2 = res.get("margin_open_15")
     return ["An expedition costs 20 before it pays. Whether its first card is the decision that matters, and not "
             "the fifth, is not tested here: no row tests those words.",
-            f"One reading of the tip, opening only on 15 or more in hand, {changes(res, 'margin_open_15')} to a "
-            "strong bot: "
-            + by_verdict(m2, "holding back for more than the four low cards pays.",
-                         "the four low cards are not the line to draw; open on what the suit can still bring.",
-                         "the reading makes little difference."),
-            f"Still, {value(res.get('below_zero'))} of a strong bot's expeditions end below zero: open a suit "
-            "because of what it can still bring, not on a whim."]
+            f"For context only (no verdict): one reading of the tip, opening only on 15 or more in hand, "
+            f"{changes(res, 'margin_open_15')} to expert, and {value(res.get('below_zero'))} of expert's "
+            "expeditions end below zero."]

@@ -96,7 +96,6 @@ def tips(res):
             f"{changes(res, 'margin_invest_20', tables=('2p', '4p-team', '1p', 'lc'))}: "
             + by_verdict(m2, "wait for the numbers before you invest.",
                          "waiting for the numbers does not pay.", "whether waiting pays stays open.",
-                         harmful="waiting for the numbers costs points; invest early in a suit whose numbers in "
-                                 "hand and still to come pay the cost, never in one you cannot fund.",
+                         harmful="waiting for the numbers costs points.",
                          no_effect="waiting for the numbers makes no material difference."),
             "An investment must go down before any number, and it multiplies a loss as much as a gain."]

@@ -94,9 +94,9 @@ def figure(res):
 
 
 def reading(res):
-    ex, se = res.get("plays"), res.get("plays", "search")
+    ex, im = res.get("plays"), res.get("plays", "improve")
     sl = res.get("turns_slope")
-    parts = [f"A strong 2-player bot gets {value(ex)} plays a round (expert; search {value(se)}), the tip's "
+    parts = [f"A strong 2-player bot gets {value(ex)} plays a round (expert; improve {value(im)}), the tip's "
              f"18 plus about half the cards both players take off discard piles"]
     if sl:
         parts.append(f"each pile draw adds {value(sl)} turn to the round, as the rules make it")
@@ -110,23 +110,24 @@ def reading(res):
     return "; ".join(parts) + "."
 
 
-def _search_differs(ex, se, holds: str, fails: str) -> str:
-    """', search N (words)' when search's verdict differs from expert's (the bots disagree), else ''."""
-    if ex is None or se is None or se.verdict == ex.verdict:
+def _other_bot(ex, other, bot: str, holds: str, fails: str) -> str:
+    """' (improve: N, words)' for the other deciding bot, with its own verdict's words."""
+    if other is None:
         return ""
-    return f", search {value(se)} ({by_verdict(se, holds, fails, 'undecided')}: the bots disagree)"
+    return (f" ({bot}: {value(other)}, "
+            f"{by_verdict(other, holds, fails, 'undecided', no_effect=fails, too_few='too few games to tell')})")
 
 
 def tips(res):
     ex = res.get("plays")
     lo, hi = res.get("plays_p10"), res.get("plays_p90")
     p4, t4 = res.get("plays", table="4p-seat"), res.get("plays", table="4p-team")
-    n = value(ex)
-    out = [f"A round is {by_verdict(ex, 'about 18 plays each', 'more than the 18 plays each of the arithmetic', 'about 18 plays each')}"
-           f" with two players, plus one for every card either player takes off a discard pile: expert gets "
-           f"{n} (most rounds {value(lo)} to {value(hi)})"
-           + _search_differs(res.get("plays"), res.get("plays", "search"), "about 18 too", "more than 18") + "."]
+    out = [f"With two players a strong bot gets {value(ex)} plays a round (expert; most rounds {value(lo)} to "
+           f"{value(hi)}): "
+           + by_verdict(ex, "about the tip's 18 each", "more than the tip's 18 each",
+                        "whether that is the tip's 'about 18' is undecided")
+           + _other_bot(ex, res.get("plays", "improve"), "improve", "about 18 too", "not about 18") + "."]
     out.append(f"At four seats a partner gets {value(p4)} ("
-               + by_verdict(p4, "about 9, as the tip says", "not the tip's 9", "about 9")
+               + by_verdict(p4, "about 9, as the tip says", "not the tip's 9", "whether that is about 9 is undecided")
                + f"), the team {value(t4)}; the solitaire plays all of its cards.")
     return out

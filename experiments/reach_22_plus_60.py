@@ -18,6 +18,7 @@ from lostcards.analysis.claims import (
 )
 from lostcards.analysis.claims.measures import distribution, event_mean, fit, percentiles
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line
+from lostcards.analysis.claims.verdict import TOO_FEW
 from lostcards.analysis.claims.words import by_verdict, short, value
 
 DECIDE = ("2p",)                  # "over a two-player round": the other tables are context
@@ -102,8 +103,8 @@ def _line(res, bot="expert", table="2p"):
 
 def reading(res):
     e = res.get("reached_empty")
-    return (f"With two players the numbers reaching a strong player's hand come to {_line(res)} (expert; search "
-            f"{_line(res, 'search')}), against the tip's 22 + 0.6 × held; a suit held empty brings "
+    return (f"With two players the numbers reaching a strong player's hand come to {_line(res)} (expert; improve "
+            f"{_line(res, 'improve')}), against the tip's 22 + 0.6 × held; a suit held empty brings "
             f"{value(e)} ({value(res.get('reached_empty_p10'))} to {value(res.get('reached_empty_p90'))} in most "
             f"rounds). The rule describes a player who draws off the deck: random play, which keeps taking "
             f"discards, sees {_line(res, 'random')}. With four players a seat sees {_line(res, table='4p-seat')}, "
@@ -111,18 +112,25 @@ def reading(res):
             f"dealt empty is worth {value(res.get('score_empty'), sign=True)} points to expert's side.")
 
 
+def _words(res, bot: str) -> str:
+    a, b = res.get("intercept", bot), res.get("slope", bot)
+    few = "too few games to tell"
+    if a is not None and b is not None and a.verdict == b.verdict == TOO_FEW:
+        return by_verdict(a, "", "", "", too_few=few)
+    return (by_verdict(a, "about the tip's 22", "not the tip's 22", "undecided against the tip's 22", too_few=few)
+            + " and " + by_verdict(b, "about its 60%", "not its 60%", "undecided against its 60%", too_few=few))
+
+
 def tips(res):
     e = res.get("reached_empty")
-    a, b = res.get("intercept"), res.get("slope")
-    ok = by_verdict(a, "about", "not", "roughly") if a and b and a.verdict == b.verdict else "roughly"
     return [f"Count what an expedition can bring you: with two players the numbers of a suit that reach a "
-            f"strong player's hand come to {ok} 22 plus 60% of what it already holds ({_line(res)} measured for "
-            f"expert; search {_line(res, 'search')}, "
-            + by_verdict(res.get("intercept", "search"), "about the same", "not the tip's",
-                         "undecided on its games")
-            + ").",
+            f"strong player's hand come to {_line(res)} for expert ({_words(res, 'expert')}) and "
+            f"{_line(res, 'improve')} for improve ({_words(res, 'improve')}), against the tip's 22 plus 60% of "
+            "what it already holds.",
             f"A suit you hold nothing of brings {value(e)} (most rounds {value(res.get('reached_empty_p10'))} "
             f"to {value(res.get('reached_empty_p90'))}): "
             + by_verdict(e, "it barely pays its 20, and only if every card arrives in order.",
-                         "the tip's 'barely pays' is off here.", "about what it costs."),
-            f"With four players (not the tip's table) a seat sees {_line(res, table='4p-seat')}."]
+                         "the tip's 'barely pays' is off here.",
+                         "whether that barely pays its 20 is undecided."),
+            f"For context (not the tip's tables): with four players a seat sees {_line(res, table='4p-seat')}, "
+            f"under lost-cities {_line(res, table='lc')}."]

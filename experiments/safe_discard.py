@@ -2,19 +2,13 @@
 import numpy as np
 
 from lostcards.analysis.claims import (
-    EXPEDITIONS_HAND,
-    FAILS,
-    HOLDS,
-    PUBLISHED_HAND,
     Claim,
-    Control,
     Measure,
     described,
-    gains,
 )
 from lostcards.analysis.claims.measures import event_mean, event_share
 from lostcards.analysis.claims.plots import color, new_figure
-from lostcards.analysis.claims.words import across, by_verdict, changes, value
+from lostcards.analysis.claims.words import across, value
 
 PAIRED = ("2p", "4p-team", "lc")
 GROUPS = (("dead_both", "dead for both"), ("dead_own", "dead for the discarder only"),
@@ -25,8 +19,9 @@ CLAIM = Claim(
     order=7,
     title="The safe throw",
     tip="The safe throw is a number both sides have already played past.",
-    measured=("Tested by doing without it: expert against `expert:safety=off` (the same bot, blind to what a "
-              "discard is worth to the other side) on duplicate deals. For context, every number a bot "
+    measured=("For context only: expert against `expert:safety=off` (the same bot, blind to what a discard is "
+              "worth to the other side) on duplicate deals, which is the comparison of `discards-feed-opponent` "
+              "and is counted there, once. For context too, every number a bot "
               "discarded (move logs), by the table when it was thrown: dead for both sides (both expeditions "
               "of its suit already hold a higher number), dead for the discarder only, dead for the opponent "
               "only, alive for both; for each, the share of the bot's number discards, how often the other side "
@@ -35,13 +30,9 @@ CLAIM = Claim(
               "too, so neither can decide anything."),
     statements={"safety": "choose safe throws"},
     measures=(
-        Measure("margin_safety", "expert against its safety-blind self", gains(1.0), "points a round", tables=PAIRED,
-                bots=("expert",), pair=("", "safety=off"), statement="safety",
-                controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),), tables=("2p", "4p-team")),
-                          Control(FAILS, switches="danger=0", tables=("lc",),
-                                  variant="expert with its danger weight at 0 (a documented switch)"),
-                          Control(HOLDS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p", "4p-team")),
-                          Control(HOLDS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))),
+        Measure("margin_safety", "expert against its safety-blind self (discards-feed-opponent's comparison)",
+                described("a description: counted in discards-feed-opponent"), "points a round", decides=False,
+                tables=(), context=PAIRED, bots=("expert",), pair=("", "safety=off")),
         *(Measure(f"points_{k}", f"points handed over per throw {words}", described(), "points", decides=False,
                   context=PAIRED) for k, words in GROUPS),
         *(Measure(f"share_{k}", f"share of the bot's number discards {words}", described(), "share",
@@ -50,6 +41,10 @@ CLAIM = Claim(
                   context=("2p",)) for k, words in GROUPS),
     ),
     not_run="solitaire: its discards leave the game, so no throw is safe or unsafe.",
+    untested=("The tip's own words, that the safe throw is a number both sides have played past, need a move rule "
+              "(throw only such numbers when one exists) that a bot can be held to on the same deals; expert's "
+              "safety switch removes its whole danger term, which is discards-feed-opponent's test, so it is "
+              "not counted twice here."),
 )
 
 
@@ -102,9 +97,8 @@ def reading(res):
 
 
 def tips(res):
-    m = res.get("margin_safety")
-    return [f"The safe throw is a number the other side can no longer lay, best of all one both sides have played "
-            f"past: a strong bot that ignores what its discards give away "
-            f"{changes(res, 'margin_safety', 'loses', 'gains')}"
-            + by_verdict(m, ".", ": the tip does not hold here.", " (undecided).",
-                         harmful=": ignoring it pays here.", no_effect=": no material difference here.")]
+    g = res.get
+    return [f"Not tested on its own words (no row holds a bot to throwing only numbers both sides have played "
+            f"past). For context: expert throws {value(g('share_dead_both'))} of its discarded numbers dead for "
+            f"both sides, which hand over nothing by the rules, and {value(g('share_dead_opp'))} dead for the "
+            f"opponent only; one alive for both hands the other side {value(g('points_alive'))} points per throw."]

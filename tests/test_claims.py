@@ -62,12 +62,21 @@ def test_deciding_intervals_are_simultaneous_over_the_report(csv, quick):
 
 
 def test_verdicts_follow_from_the_interval_and_the_region(csv):
-    from lostcards.analysis.claims.verdict import HOLDS, effect_verdict, row_verdict
+    from lostcards.analysis.claims.verdict import AT_EDGE, HOLDS, TOO_FEW, UNDECIDED, effect_verdict, row_verdict
     dec = csv[csv.decides.astype(str).str.lower() == "true"]
     for r in dec.itertuples():
         v = row_verdict(r.ci_low, r.ci_high, r.region_low, r.region_high)
         if np.isfinite(r.equivalence_margin) and v != HOLDS:      # a comparison: harmful, no material effect
             v = effect_verdict(r.ci_low, r.ci_high, r.equivalence_margin, v)
+        assert r.plain_verdict == v, r
+        marks = [x for x in (r.region_low, r.region_high, -r.equivalence_margin, r.equivalence_margin)
+                 if np.isfinite(x)]
+        near = min(0.0 if r.ci_low <= x <= r.ci_high else min(abs(x - r.ci_low), abs(x - r.ci_high))
+                   for x in marks)
+        if v != UNDECIDED and near < r.ci_high - r.ci_low:     # within its own width of an edge
+            v = AT_EDGE
+        if v == UNDECIDED and r.policy.startswith("improve"):   # a strong bot at its plan's most games
+            v = TOO_FEW
         assert r.verdict == v, r
     assert dec.equivalence_margin.notna().sum() > 10 and dec.equivalence_margin.isna().sum() > 3
 
@@ -93,7 +102,9 @@ def test_every_claim_every_table_a_figure_a_section_and_a_tip(quick, csv):
 
 def test_the_header_shows_the_command_as_run_and_the_bots_that_decide(quick):
     md = (quick / "claims.md").read_text()
-    assert "rest on two families of bots" in md         # search has no expert inside
+    assert "context only: it is weaker than `expert`" in md      # search decides nothing
+    assert re.search(r"`improve:k=\d+`.*against `expert` on duplicate deals it gains [-+]?\d", md)
+    assert "improve" in md.split("The bots that decide, per table")[1].split("\n")[0]
     assert f"`lostcards claims --quick --out {quick}`" in md
     assert "claims claims" not in md
 
@@ -186,6 +197,8 @@ def test_every_sign_verdict_and_table_tips_md_states_is_its_rows(quick, csv):
             assert (r.estimate >= 0) == says.endswith("+"), (c, r.estimate)
         elif says.startswith("verdict:"):
             assert r.verdict == says.split(":", 1)[1], (c, r.verdict)
+        elif says.startswith("lean:"):            # at the edge: the words of the way it leans
+            assert r.verdict == "at the edge" and r.plain_verdict == says.split(":", 1)[1], (c, r.verdict)
         elif says.startswith("table:"):
             assert r.table == says.split(":", 1)[1]
         if c["words"]:
@@ -196,6 +209,9 @@ def test_tips_md_says_does_not_pay_or_no_difference_only_where_its_rows_do(quick
     checks = json.loads((quick / "claims.manifest.json").read_text())["tip_checks"]
     for cid, line in _tip_lines(quick).items():
         said = {c["says"] for c in checks if c["claim"] == cid}
+        lean = "(at the edge)" in line          # the words of the way an at-the-edge row leans, so marked
+        said |= {"verdict:" + c["says"][5:] for c in checks
+                 if lean and c["claim"] == cid and c["says"].startswith("lean:")}
         if "does not pay" in line or "does not hold here" in line:
             assert said & {f"verdict:{v}" for v in FAILING} | {"sign:-"}, (cid, line)
         if "no material difference" in line:

@@ -63,9 +63,23 @@ PRESCRIPTIVE = ("investment-timing", "depth-bonus", "safe-discard", "play-low-ea
 
 @pytest.mark.parametrize("cid", PRESCRIPTIVE)
 def test_a_tip_that_prescribes_play_is_decided_by_doing_it(cid):
-    """Paired interventions on duplicate deals decide the prescriptive tips, not the bot's own choices."""
-    dec = [m for m in MODS[cid].CLAIM.measures if m.decides]
-    assert dec and all(m.pair for m in dec), cid
+    """Paired interventions on duplicate deals decide the prescriptive tips, not the bot's own choices; a tip
+    with no intervention on its own words decides nothing and says so."""
+    c = MODS[cid].CLAIM
+    dec = [m for m in c.measures if m.decides]
+    assert (dec and all(m.pair for m in dec)) or (not dec and c.untested), cid
+
+
+def test_one_comparison_is_counted_once():
+    """The same paired comparison (switches, tables) decides at most one tip (Bonferroni counts it once)."""
+    seen = {}
+    for cid, mod in MODS.items():
+        for m in mod.CLAIM.measures:
+            if m.decides and m.pair:
+                for t in m.tables:
+                    key = (tuple(str(p) for p in m.pair), t)
+                    assert key not in seen, (cid, m.name, seen.get(key))
+                    seen[key] = (cid, m.name)
 
 
 def test_rows_that_condition_on_a_bots_own_choices_never_decide():

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from lostcards.analysis.claims.verdict import (
+    AT_EDGE,
     BOTS_DISAGREE,
     BY_TABLE,
     FAILS,
@@ -13,6 +14,7 @@ from lostcards.analysis.claims.verdict import (
     NO_EFFECT,
     NOT_TESTED,
     PARTLY,
+    TOO_FEW,
     UNDECIDED,
     about,
     across_tables,
@@ -100,7 +102,38 @@ def test_expectations_declare_their_region_and_smallest_effect():
     (math.nan, 1.0, UNDECIDED),                # no interval
 ])
 def test_a_comparison_says_which_way_it_fails(lo, hi, want):
-    assert gains(1.0).verdict(lo, hi) == want
+    assert gains(1.0).plain(lo, hi) == want
+
+
+@pytest.mark.parametrize("expect,lo,hi,want", [
+    (gains(1.0), 1.5, 3.0, AT_EDGE),           # holds, but 0.5 from the edge with a width of 1.5
+    (gains(1.0), 2.5, 3.0, HOLDS),             # 1.5 from the edge, width 0.5
+    (gains(1.0), -4.0, -3.5, HARMFUL),         # far below -1 for its width
+    (gains(1.0), -3.0, -1.5, AT_EDGE),         # harmful, within its width of -1
+    (gains(1.0), 0.12, 0.97, AT_EDGE),         # no material effect, 0.03 from e
+    (about(18), 19.759, 19.799, AT_EDGE),      # holds, 0.001 from 19.8 with a width of 0.04
+    (about(18), 18.0, 18.1, HOLDS),
+    (about(18), 10, 12, FAILS),
+    (about(18), 17, 21, UNDECIDED),            # straddling stays undecided
+])
+def test_at_the_edge(expect, lo, hi, want):
+    assert expect.verdict(lo, hi) == want
+
+
+@pytest.mark.parametrize("expect,lo,hi,flip", [
+    (gains(1.0), 1.5, 3.0, 1.5),               # holds up to e = 1.5 (the interval's low end)
+    (gains(1.0), 0.12, 0.97, 0.97),            # no material effect from e = 0.97 on
+    (gains(1.0), -3.0, -1.5, 1.5),             # harmful while e < 1.5
+    (about(18), 19.759, 19.799, 1.799),        # "about 18" holds from a tolerance of 1.799 (10.0%) on
+    (about(0.6), 0.62, 0.65, 0.05),            # holds from 0.05 on
+    (at_least(0.4, 0.02), 0.1, 0.2, 0.2),      # fails until the tolerance reaches 0.2 (then undecided)
+])
+def test_flip_point(expect, lo, hi, flip):
+    f = expect.flip(lo, hi)
+    assert f == pytest.approx(flip)
+    step = 1e-6
+    assert expect.at(f - step).plain(lo, hi) != expect.at(f + step).plain(lo, hi)
+    assert expect.at(expect.smallest_effect).plain(lo, hi) == expect.plain(lo, hi)
 
 
 def test_only_comparisons_tell_harmful_from_no_effect():
@@ -111,13 +144,24 @@ def test_only_comparisons_tell_harmful_from_no_effect():
     ([HOLDS, HOLDS], HOLDS),
     ([HARMFUL, HARMFUL], HARMFUL),
     ([HARMFUL, NO_EFFECT], FAILS),             # both fail, in different ways
-    ([HOLDS, FAILS], BOTS_DISAGREE),           # expert holds, search does not
+    ([HOLDS, FAILS], BOTS_DISAGREE),           # expert holds, improve does not
     ([HOLDS, NO_EFFECT, UNDECIDED], BOTS_DISAGREE),
     ([HOLDS, UNDECIDED], UNDECIDED),
     ([], UNDECIDED),
+    ([HOLDS, TOO_FEW], HOLDS),                 # a strong bot with too few games leaves the others to decide
+    ([HARMFUL, TOO_FEW], HARMFUL),
+    ([TOO_FEW, TOO_FEW], UNDECIDED),           # nobody decided
+    ([HOLDS, AT_EDGE], AT_EDGE),
+    ([FAILS, AT_EDGE, UNDECIDED], UNDECIDED),
 ])
 def test_combine_bots(verdicts, want):
     assert combine_bots(verdicts) == want
+
+
+def test_a_bots_measures_with_too_few_games_stay_too_few_games():
+    assert combine([TOO_FEW]) == TOO_FEW and combine([TOO_FEW, TOO_FEW]) == TOO_FEW
+    assert combine([HOLDS, TOO_FEW]) == HOLDS
+    assert combine_bots([HOLDS, combine([TOO_FEW])]) == HOLDS
 
 
 @pytest.mark.parametrize("verdicts,want", [

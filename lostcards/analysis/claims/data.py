@@ -21,7 +21,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from lostcards.analysis.claims.declare import OPPONENT, SEARCH_TABLES, Setting
+from lostcards.analysis.claims.declare import LOGGED, OPPONENT, SEARCH_TABLES, Setting
 from lostcards.analysis.stats import Estimate, mean_ci
 
 
@@ -37,7 +37,10 @@ class Sizes:
     records: dict                 # of those, rounds walked turn by turn (per-turn facts)
     deals: dict                   # duplicate deals per paired comparison (each dealt twice, seats swapped)
     search_deals: dict            # search against expert (2p: deals, both seatings; 1p: rounds alone)
+    improve_rounds: dict = None   # improve's self-play rounds, every move logged (costly: one source)
     search: str = "search"        # the search bot's spec (its default budget)
+    improve: str = "improve:k=32"  # the improve bot's spec (k=32: a quarter of its default, see docs/claims.md)
+    strength_deals: dict = None   # duplicate deals of each strong bot against expert (the players section)
     most: dict = None             # kind -> {data key: the most rounds (deals) it may reach over all stages}
 
     def cap(self, kind: str, data: str) -> int:
@@ -52,14 +55,21 @@ STAGES_CAP = 3            # without a declared cap, a kind of data may double tw
 STANDARD = Sizes(rounds={"2p": 60_000, "4p": 20_000, "1p": 20_000, "lc": 20_000},
                  records={"2p": 3_000, "4p": 1_000, "1p": 1_000, "lc": 1_000},
                  deals={"2p": 20_000, "4p": 8_000, "1p": 10_000, "lc": 8_000},
-                 search_deals={"2p": 150, "1p": 200},
-                 most={"search_deals": {"2p": 150, "1p": 800}})
+                 search_deals={"2p": 100, "1p": 200},
+                 improve_rounds={"2p": 400, "4p": 120, "1p": 600, "lc": 150},
+                 strength_deals={"2p": 300, "1p": 600},
+                 most={"search_deals": {"2p": 100, "1p": 200},
+                       "improve_rounds": {"2p": 800, "4p": 240, "1p": 2_400, "lc": 300}})
 QUICK = Sizes(rounds={"2p": 1_500, "4p": 400, "1p": 400, "lc": 400},
               records={"2p": 150, "4p": 60, "1p": 60, "lc": 60},
               deals={"2p": 400, "4p": 200, "1p": 200, "lc": 200},
               search_deals={"2p": 2, "1p": 3}, search="search:iterations=40",
-              most={"search_deals": {"2p": 2, "1p": 12}})
-KINDS = {"self-play": "rounds", "move-logs": "records", "duplicate": "deals", "search-games": "search_deals"}
+              improve_rounds={"2p": 8, "4p": 4, "1p": 20, "lc": 6}, improve="improve:k=4",
+              strength_deals={"2p": 8, "1p": 20},
+              most={"search_deals": {"2p": 2, "1p": 3}, "improve_rounds": {"2p": 16, "4p": 8, "1p": 40, "lc": 12}})
+KINDS = {"self-play": "rounds", "move-logs": "records", "duplicate": "deals", "search-games": "search_deals",
+         "improve-games": "improve_rounds"}
+PROGRESS_SECONDS = 5.0    # a data set taking longer is played in chunks, each a line of progress
 
 
 RANDOM_SHARE = 3
@@ -106,7 +116,9 @@ class Context:
         return want <= self.sizes.cap(kind, data)
 
     def spec(self, bot: str) -> str:
-        return self.sizes.search if bot in ("search", OPPONENT) else bot
+        if bot in ("search", OPPONENT):
+            return self.sizes.search
+        return self.sizes.improve if bot == "improve" else bot
 
     def n(self, kind: str, setting: Setting) -> int:
         return int(getattr(self.sizes, kind)[setting.spec.data]) * self.scale
@@ -117,7 +129,7 @@ class Context:
         self.touched.add(key)
         if n > have:
             t = time.time()
-            new = make(have, n - have)
+            new = self._chunked(key, have, n, make)
             value = new if value is None else _concat(value, new)
             self._cache[key] = (n, value)
             dt = time.time() - t
@@ -126,6 +138,23 @@ class Context:
             self.played[" ".join(map(str, key))] = n
             self.say(f"  played {' '.join(map(str, key))}: rounds {have}..{n - 1} in {dt:.1f}s")
         return value if n == self._cache[key][0] else _head(value, n)
+
+    def _chunked(self, key, have: int, n: int, make: Callable):
+        """make(have, n - have), played in chunks of about ``PROGRESS_SECONDS`` once a first small chunk
+        shows it is slow, with a line of progress each (round i is the same whatever the chunks)."""
+        what, at, parts, t0 = " ".join(map(str, key)), have, [], time.time()
+        step = max(1, (n - have) // 32)
+        while at < n:
+            k = min(step, n - at)
+            t = time.time()
+            parts.append(make(at, k))
+            at += k
+            per = max(time.time() - t, 1e-6) / k
+            step = max(1, int(PROGRESS_SECONDS / per))
+            if at < n and time.time() - t0 > PROGRESS_SECONDS:
+                left = (n - at) * per
+                self.say(f"  playing {what}: {at - have:,} of {n - have:,} rounds, about {left:.0f}s left")
+        return _concat_all(parts)
 
     # -- self-play: the tidy tables -------------------------------------------------------
     def selfplay(self, spec: str, setting: Setting) -> dict:
@@ -148,22 +177,25 @@ class Context:
     def pair(self, a: str, b: str, setting: Setting, share: float = 1.0) -> pd.DataFrame:
         """Per deal: a's points minus b's (2 and 4 players: each deal played twice, seats swapped,
         averaged; solitaire: each plays the deal alone), on `share` of the deals' size."""
+        r = setting.rules()
+        return self._grown(("duplicate", a, b, setting.data), max(1, int(self.n("deals", setting) * share)),
+                           lambda s, k: self._pair_rows(a, b, r, s, k))
+
+    def _pair_rows(self, a: str, b: str, r, s: int, k: int) -> pd.DataFrame:
+        """Deals s..s+k-1: a's points minus b's per deal (seats swapped and averaged; solitaire: alone)."""
         from lostcards.run.runner import play
         from lostcards.run.tables import rounds_table
-        r = setting.rules()
 
-        def make(s, k):
-            def score(x, y):
-                t = rounds_table(play(r, x, y, rounds=k, seed=self.seed, start=s, threads=self.threads))
-                return t.score_a.to_numpy(float), (t.score_b.to_numpy(float) if r.players > 1 else None)
-            if r.players == 1:
-                m = score(a, None)[0] - score(b, None)[0]
-            else:
-                a1, b1 = score(a, b)
-                b2, a2 = score(b, a)
-                m = (a1 - b1 + a2 - b2) / 2
-            return pd.DataFrame({"deal": np.arange(s, s + k), "margin": m})
-        return self._grown(("duplicate", a, b, setting.data), max(1, int(self.n("deals", setting) * share)), make)
+        def score(x, y):
+            t = rounds_table(play(r, x, y, rounds=k, seed=self.seed, start=s, threads=self.threads))
+            return t.score_a.to_numpy(float), (t.score_b.to_numpy(float) if r.players > 1 else None)
+        if r.players == 1:
+            m = score(a, None)[0] - score(b, None)[0]
+        else:
+            a1, b1 = score(a, b)
+            b2, a2 = score(b, a)
+            m = (a1 - b1 + a2 - b2) / 2
+        return pd.DataFrame({"deal": np.arange(s, s + k), "margin": m})
 
     # -- search: its games against expert, every move logged ---------------------------------------
     def search_games(self, setting: Setting) -> dict:
@@ -182,6 +214,31 @@ class Context:
             return {"tables": _concat_all([p["tables"] for p in parts]),
                     "facts": _concat_all([p["facts"] for p in parts])}
         return self._grown(("search-games", spec, setting.data), self.n("search_deals", setting), make)
+
+    def improve_games(self, setting: Setting) -> dict:
+        """{"tables", "facts"} of improve's self-play rounds, every move logged (its rounds are costly, so
+        one play gives both), with a `game` column (0)."""
+        r = setting.rules()
+        spec = self.spec("improve")
+        return self._grown(("improve-games", spec, setting.data), self.n("improve_rounds", setting),
+                           lambda s, k: _walked(r, spec, None if r.players == 1 else spec, range(s, s + k),
+                                                self.seed, 0))
+
+    def strength(self, bot: str, setting: Setting) -> Estimate:
+        """A strong bot's margin over expert, points a round, on duplicate deals (the players section)."""
+        n = int(self.sizes.strength_deals[setting.spec.data])
+        d = self._grown(("duplicate", self.spec(bot), "expert", setting.data), n,
+                        lambda s, k: self._pair_rows(self.spec(bot), "expert", setting.rules(), s, k))
+        e = mean_ci(d.margin.to_numpy())
+        return replace(e, clusters=e.n)
+
+    def played_count(self, key: tuple) -> int:
+        """How many rounds (deals) of the data `key` the run holds (nothing is played)."""
+        return self._cache.get(key, (0, None))[0]
+
+    def played_value(self, key: tuple):
+        """The data `key` as played so far (nothing more is played)."""
+        return self._cache[key][1]
 
     def search_played(self, setting: Setting) -> int:
         """How many deals (solitaire: rounds) search's logged games hold in this setting."""
@@ -238,18 +295,18 @@ class Subject:
     @property
     def logged(self) -> bool:
         """Whether its data are search's logged games (else self-play batches)."""
-        return self.bot in ("search", OPPONENT)
+        return self.bot in LOGGED
 
     def available(self) -> str:
         """Why this subject cannot be measured here ('' if it can)."""
-        if self.logged and self.setting.table not in SEARCH_TABLES:
+        if self.bot in ("search", OPPONENT) and self.setting.table not in SEARCH_TABLES:
             return "search is too slow for this table within the report's budget"
         if self.bot == OPPONENT and self.players == 1:
             return "solitaire has no opponent"
         return ""
 
     def _own(self, df: pd.DataFrame) -> pd.DataFrame:
-        if not self.logged or self.players == 1:
+        if self.bot not in ("search", OPPONENT) or self.players == 1:
             out = df
         else:
             mine = (df.game == 0) == (df.seat % 2 == 0)     # search: seat 0 in game 0, seat 1 in game 1
@@ -261,6 +318,8 @@ class Subject:
 
     def _source(self, kind: str) -> dict:
         """The subject's data of one kind ("tables" or "facts"), every seat."""
+        if self.bot == "improve":
+            return self.ctx.improve_games(self.setting)[kind]
         if self.logged:
             return self.ctx.search_games(self.setting)[kind]
         if kind == "tables":

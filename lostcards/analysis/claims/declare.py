@@ -16,14 +16,16 @@ from typing import Callable, Optional, Union
 from lostcards.analysis.claims.verdict import FAILING, FAILS, HOLDS, Expect, across_tables, combine, combine_bots
 from lostcards.analysis.stats import Estimate
 
-# The bots whose rows decide the verdicts, per table: data (a new strong bot is one entry per table),
-# and those measured beside them for contrast and as controls.
-DECIDING_BY_TABLE = {"2p": ("expert", "search"), "1p": ("expert", "search"),
-                     "4p-seat": ("expert",), "4p-team": ("expert",), "lc": ("expert",)}
+# The bots whose rows decide the verdicts, per table: expert and the bots stronger than it (``STRONG``:
+# a new strong bot is one entry there, and one in ``data.Sizes`` if its games are costly), and those
+# measured beside them for contrast and as controls (``search`` among them: weaker than expert).
+STRONG = ("improve",)
+DECIDING_BY_TABLE = {t: ("expert", *STRONG) for t in ("2p", "1p", "4p-seat", "4p-team", "lc")}
 DECIDING = tuple(dict.fromkeys(b for bots in DECIDING_BY_TABLE.values() for b in bots))
-CONTEXT_BOTS = ("random", "greedy")
+CONTEXT_BOTS = ("random", "greedy", "search")
 BOTS = (*CONTEXT_BOTS, *DECIDING)
 OPPONENT = "opponent"       # expert, on search's deals, as search's opponent (context)
+LOGGED = ("search", OPPONENT, *STRONG)   # bots whose rounds are costly: played once, every move logged
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,58 @@ def new_figure(ncols: int = 2, nrows: int = 1, width: float = 6.0, height: float
     return fig, axes
 
 
+def save(fig, stem) -> None:
+    """`stem`.png and `stem`.svg, the same bytes for the same figure: fixed SVG ids, no dates or versions."""
+    import matplotlib
+    with matplotlib.rc_context({"svg.hashsalt": "lostcards", "svg.fonttype": "path"}):
+        fig.savefig(f"{stem}.png", dpi=100, bbox_inches="tight", metadata={"Software": None})
+        fig.savefig(f"{stem}.svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+
+
+VERDICT_COLORS = {"holds": "#009e73", "harmful": "#d55e00", "no material effect": "#e69f00",
+                  "does not hold": "#cc79a7", "at the edge": "#56b4e9", "undecided": "#9e9e9e",
+                  "too few games": "#cccccc"}
+
+
+def scaled(row) -> tuple:
+    """A deciding row in units of its tolerance t: (estimate, low, high, region low, region high), 0 at the
+    tip's number (a comparison: at no effect)."""
+    x, e = row.expect, row.est
+    t = x.smallest_effect if x.smallest_effect and np.isfinite(x.smallest_effect) else 1.0
+    zero = 0.0 if x.equivalence else (x.value if np.isfinite(x.value) else (x.low + x.high) / 2)
+    f = [(v - zero) / t for v in (e.estimate, e.ci_low, e.ci_high, x.low, x.high)]
+    return tuple(f)
+
+
+def summary_figure(run):
+    """Every deciding row against its region (forest plot, units of its own tolerance), coloured by verdict."""
+    rows = [r for res in run.results.values() for r in res.rows if r.decides]
+    fig, ax = new_figure(1, 1, width=9.0, height=0.9 + 0.22 * len(rows),
+                         title="Every deciding effect, against its region")
+    a = ax[0, 0]
+    lim = 60.0
+    for i, r in enumerate(rows):
+        est, lo, hi, rlo, rhi = scaled(r)
+        a.fill_betweenx([i - 0.4, i + 0.4], max(rlo, -lim), min(rhi, lim), color="#009e73", alpha=0.15, lw=0)
+        c = VERDICT_COLORS.get(r.verdict, "#333333")
+        a.plot([np.clip(lo, -lim, lim), np.clip(hi, -lim, lim)], [i, i], color=c, lw=2.5)
+        a.plot([np.clip(est, -lim, lim)], [i], "o", color=c, ms=4)
+    a.axvline(0, color="#333333", lw=0.8)
+    for v in (-1, 1):
+        a.axvline(v, color="#333333", lw=0.8, ls=":")
+    a.set_yticks(range(len(rows)), [f"{r.claim} {r.measure.name} ({r.bot}, {r.table})" for r in rows], fontsize=7)
+    a.set_ylim(len(rows) - 0.5, -0.5)
+    a.set_xscale("symlog", linthresh=2.0)
+    a.set_xlim(-lim, lim)
+    a.set_xlabel("estimate and interval, in units of the row's tolerance (linear within ±2, then logarithmic; "
+                 "clipped at ±60)")
+    from matplotlib.lines import Line2D
+    used = [v for v in VERDICT_COLORS if any(r.verdict == v for r in rows)]
+    a.legend([Line2D([0], [0], color=VERDICT_COLORS[v], lw=3) for v in used], used, fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
 def close(fig) -> None:
     import matplotlib.pyplot as plt
     plt.close(fig)

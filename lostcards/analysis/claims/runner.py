@@ -25,10 +25,18 @@ from typing import Callable
 import numpy as np
 
 from lostcards.analysis.claims.data import Context, with_switches
-from lostcards.analysis.claims.declare import OPPONENT, Result, Row, Setting, switches_for
+from lostcards.analysis.claims.declare import (
+    OPPONENT,
+    SEARCH_TABLES,
+    STRONG,
+    Result,
+    Row,
+    Setting,
+    switches_for,
+)
 from lostcards.analysis.claims.loader import experiments_dir, load_experiments
 from lostcards.analysis.claims.report import write_all
-from lostcards.analysis.claims.verdict import UNDECIDED, simultaneous_level
+from lostcards.analysis.claims.verdict import TOO_FEW, UNDECIDED, simultaneous_level
 from lostcards.analysis.claims.words import noting
 from lostcards.errors import ClaimsError
 
@@ -82,7 +90,6 @@ def measure_claim(mod, ctx: Context, wanted=None) -> Result:
 def planned_deciding(mods: dict) -> list:
     """The (claim, measure, bot, table) of every deciding row the plan declares: what the report's
     simultaneous level is taken over (before any row is measured)."""
-    from lostcards.analysis.claims.declare import SEARCH_TABLES
     out = []
     for cid, mod in mods.items():
         c = mod.CLAIM
@@ -98,7 +105,8 @@ def planned_deciding(mods: dict) -> list:
 
 def control_row(mod, measure, control, ctx: Context, table: str = "2p", level: float = 0.95) -> Row:
     """A deciding measure taken under one of its controls in the table of the row it controls (`table`),
-    judged at `level` (the report's simultaneous level: the tests check its verdict there)."""
+    judged at `level` (the report's simultaneous level: the tests check its verdict there) by the plain rule
+    (which way it comes out; how near an edge it lies is the report's rows' concern, not a control's)."""
     setting = control.setting(table)
     s = ctx.subject(control.bot, setting)
     if measure.pair:
@@ -109,7 +117,7 @@ def control_row(mod, measure, control, ctx: Context, table: str = "2p", level: f
     est = est.at(level)
     expect = measure.expect_for(setting)
     return Row(mod.CLAIM.id, measure, control.bot, policy, "", setting, est, expect, True,
-               expect.verdict(est.ci_low, est.ci_high))
+               expect.plain(est.ci_low, est.ci_high))
 
 
 def _invalid(e) -> str:
@@ -135,6 +143,17 @@ def _next_stage(results: dict, ctx: Context, scale: int) -> tuple:
             else:
                 left += 1
     return todo, left
+
+
+STRENGTH_TABLES = ("2p", "1p")   # where each strong bot's margin over expert is measured for the players section
+
+
+def too_few(rows) -> None:
+    """A strong bot's deciding row still undecided once its games reached the plan's cap: "too few games"
+    (``combine_bots`` then lets the other bots decide the statement)."""
+    for r in rows:
+        if r.decides and r.verdict == UNDECIDED and r.bot in STRONG:
+            r.verdict = TOO_FEW
 
 
 def judge(res: Result, level: float) -> None:
@@ -163,6 +182,7 @@ class Run:
     seconds: float = 0.0
     command: str = ""
     looks: int = MAX_STAGES
+    strength: dict = field(default_factory=dict)    # (strong bot, table) -> its margin over expert (Estimate)
 
 
 def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, directory=None,
@@ -205,6 +225,13 @@ def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, direct
                 r.stage = stage
             results[cid].rows = [new.get(r.key, r) for r in results[cid].rows]
         log.append((stage, ctx.scale, sum(map(len, todo.values())), round(time.time() - ts, 1), left))
+    for res in results.values():
+        too_few(res.rows)
+    strength = {}
+    for bot in STRONG:
+        for table in STRENGTH_TABLES:
+            say(f"{bot} against expert on duplicate deals ({table}) ...")
+            strength[bot, table] = ctx.strength(bot, Setting(table))
     for cid, res in results.items():
         mod = chosen[cid]
         res.figure = mod.figure(res) if hasattr(mod, "figure") else None
@@ -212,7 +239,8 @@ def run_claims(ids=(), out="reports", quick: bool = False, seed: int = 1, direct
         with noting() as notes:
             res.tips = mod.tips(res) if hasattr(mod, "tips") else []
         res.tip_checks = list(notes)
-    run = Run(results, ctx, level, deciding, log, time.time() - t0, command or "lostcards claims", max(1, stages))
+    run = Run(results, ctx, level, deciding, log, time.time() - t0, command or "lostcards claims", max(1, stages),
+              strength)
     df = write_all(run, Path(out))
     say(f"wrote {out}: {len(df)} rows, {deciding} deciding, in {time.time() - t0:.0f}s")
     return df

@@ -11,7 +11,8 @@ def tips_markdown(run) -> str:
     L = ["# Strategy tips, as measured\n",
          "The strategy tips of the Expeditions rule sheet, rewritten with what `lostcards claims` measured "
          f"(`{run.command}`). Every sentence links to its evidence in `claims.md`; every number is a row of "
-         "`claims.csv`. \"A strong bot\" is `expert` (and `search` where it was measured); ranges are the "
+         "`claims.csv`. \"A strong bot\" is `expert` in a paired comparison (only it has the switches), "
+         "`expert` or `improve` (stronger than expert) elsewhere, never `search` (weaker); ranges are the "
          "middle 80% (10th to 90th percentile).\n"]
     for res in run.results.values():
         link = f"[→](claims.md#{res.claim.id})"

@@ -31,9 +31,12 @@ from dataclasses import dataclass
 HOLDS, PARTLY, FAILS, UNDECIDED = "holds", "partly", "does not hold", "undecided"
 HARMFUL, NO_EFFECT = "harmful", "no material effect"
 BOTS_DISAGREE, BY_TABLE, NOT_TESTED = "bots disagree", "varies by table", "not tested"
-ROW_VERDICTS = (HOLDS, HARMFUL, NO_EFFECT, FAILS, UNDECIDED)          # what a single row can say
+AT_EDGE = "at the edge"      # holds or fails, but the interval lies within its own width of an edge
+TOO_FEW = "too few games"   # a strong bot's row still undecided at its plan's cap: the other bots decide
+ROW_VERDICTS = (HOLDS, HARMFUL, NO_EFFECT, FAILS, AT_EDGE, UNDECIDED, TOO_FEW)  # what a single row can say
 FAILING = (FAILS, HARMFUL, NO_EFFECT)                                  # the ways a statement does not hold
-VERDICTS = (HOLDS, PARTLY, BOTS_DISAGREE, HARMFUL, NO_EFFECT, FAILS, BY_TABLE, UNDECIDED, NOT_TESTED)
+VERDICTS = (HOLDS, PARTLY, BOTS_DISAGREE, HARMFUL, NO_EFFECT, FAILS, BY_TABLE, AT_EDGE, UNDECIDED, NOT_TESTED,
+            TOO_FEW)
 INF = math.inf
 ALPHA = 0.05            # the family-wise error rate of the report's deciding intervals
 ABOUT = 0.10            # "about X" holds within X +/- 10%
@@ -49,12 +52,64 @@ class Expect:
     text: str
     value: float = math.nan          # the number the tip names, if it names one
     equivalence: bool = False        # a comparison: below it, tell "harmful" from "no material effect"
+    edges: tuple = ()                # (low anchor, sign, high anchor, sign): the region at tolerance t is
+    #                                  [anchor + sign t, ...] (nan: that side is open); () fixed
 
-    def verdict(self, ci_low: float, ci_high: float) -> str:
+    def at(self, t: float) -> "Expect":
+        """The same statement with tolerance (smallest effect) `t` in place of its own."""
+        if not self.edges:
+            return self
+        la, ls, ha, hs = self.edges
+        low = -INF if math.isnan(la) else la + ls * t
+        high = INF if math.isnan(ha) else ha + hs * t
+        return Expect(low, high, t, self.text, self.value, self.equivalence, self.edges)
+
+    def plain(self, ci_low: float, ci_high: float) -> str:
+        """The verdict before the edge rule: holds, a way of failing, or undecided."""
         v = row_verdict(ci_low, ci_high, self.low, self.high)
         if self.equivalence and v != HOLDS:
             return effect_verdict(ci_low, ci_high, self.smallest_effect, v)
         return v
+
+    def verdict(self, ci_low: float, ci_high: float) -> str:
+        """``plain``, except that an interval lying within its own width of an edge is at the edge (a
+        statement with a tolerance; a fixed region, ``edges`` empty, keeps its plain verdict)."""
+        v = self.plain(ci_low, ci_high)
+        if self.edges and v in (HOLDS, *FAILING) and self.edge_distance(ci_low, ci_high) < ci_high - ci_low:
+            return AT_EDGE
+        return v
+
+    def edge_distance(self, ci_low: float, ci_high: float) -> float:
+        """How far the interval lies from the nearest edge that can change its verdict (0: across one)."""
+        marks = [x for x in (self.low, self.high) if math.isfinite(x)]
+        if self.equivalence and math.isfinite(self.smallest_effect):
+            marks += [-self.smallest_effect, self.smallest_effect]
+        return min((0.0 if ci_low <= x <= ci_high else min(abs(x - ci_low), abs(x - ci_high)) for x in marks),
+                   default=INF)
+
+    def flip(self, ci_low: float, ci_high: float) -> float:
+        """The tolerance nearest the declared one at which the row's plain verdict changes (nan: never, or
+        a fixed region)."""
+        if not self.edges or not (math.isfinite(ci_low) and math.isfinite(ci_high)):
+            return math.nan
+        la, ls, ha, hs = self.edges
+        cands = set()
+        for anchor, sign in ((la, ls), (ha, hs), (0.0, -1.0 if self.equivalence else math.nan),
+                             (0.0, 1.0 if self.equivalence else math.nan)):
+            if math.isnan(anchor) or math.isnan(sign) or sign == 0:
+                continue
+            for c in (ci_low, ci_high):
+                t = (c - anchor) / sign
+                if t > 0:
+                    cands.add(t)
+        t0 = self.smallest_effect
+        now = self.plain(ci_low, ci_high)
+        for t in sorted(cands, key=lambda t: abs(t - t0)):
+            step = 1e-7 * max(1.0, abs(t))
+            beyond = t + step if t >= t0 else t - step
+            if beyond > 0 and self.at(beyond).plain(ci_low, ci_high) != now:
+                return t
+        return math.nan
 
 
 def _g(x: float) -> str:
@@ -64,27 +119,32 @@ def _g(x: float) -> str:
 def about(x: float, tol: float = ABOUT, text: str = "") -> Expect:
     """'about x': within x +/- tol x; a difference smaller than that does not matter."""
     d = abs(x) * tol
-    return Expect(x - d, x + d, d, text or f"about {_g(x)} (±{tol:.0%}: {_g(x - d)} to {_g(x + d)})", x)
+    return Expect(x - d, x + d, d, text or f"about {_g(x)} (±{tol:.0%}: {_g(x - d)} to {_g(x + d)})", x,
+                  edges=(x, -1.0, x, 1.0))
 
 
 def gains(effect: float, unit: str = "points a round", text: str = "") -> Expect:
     """'A beats B': a margin of at least `effect` (the smallest effect that matters)."""
-    return Expect(effect, INF, effect, text or f"a gain of at least {_g(effect)} {unit}", 0.0, equivalence=True)
+    return Expect(effect, INF, effect, text or f"a gain of at least {_g(effect)} {unit}", 0.0, equivalence=True,
+                  edges=(0.0, 1.0, math.nan, 0.0))
 
 
 def at_least(x: float, effect: float, text: str = "") -> Expect:
     """'at least / over x': x less the smallest effect, or more."""
-    return Expect(x - effect, INF, effect, text or f"at least {_g(x)} (less than {_g(effect)} short: no difference)", x)
+    return Expect(x - effect, INF, effect, text or f"at least {_g(x)} (less than {_g(effect)} short: no difference)", x,
+                  edges=(x, -1.0, math.nan, 0.0))
 
 
 def at_most(x: float, effect: float, text: str = "") -> Expect:
     """'at most / below x': up to x plus the smallest effect."""
-    return Expect(-INF, x + effect, effect, text or f"at most {_g(x)} (less than {_g(effect)} over: no difference)", x)
+    return Expect(-INF, x + effect, effect, text or f"at most {_g(x)} (less than {_g(effect)} over: no difference)", x,
+                  edges=(math.nan, 0.0, x, 1.0))
 
 
 def between(lo: float, hi: float, value: float, text: str = "") -> Expect:
     """A band the tip's words allow, e.g. 'barely pays its 20'."""
-    return Expect(lo, hi, (hi - lo) / 2, text or f"between {_g(lo)} and {_g(hi)}", value)
+    mid = (lo + hi) / 2
+    return Expect(lo, hi, (hi - lo) / 2, text or f"between {_g(lo)} and {_g(hi)}", value, edges=(mid, -1.0, mid, 1.0))
 
 
 def described(text: str = "a description: no verdict") -> Expect:
@@ -128,14 +188,18 @@ def _failing(vs) -> str:
 
 def combine_bots(verdicts) -> str:
     """One statement in one table, over its bots: all hold: holds; all fail: how they fail; one bot holds
-    and another fails: the bots disagree (whatever else is undecided); otherwise undecided."""
-    vs = list(verdicts)
+    and another fails: the bots disagree (whatever else is undecided); otherwise undecided.  A bot with
+    too few games is left out while another bot has a verdict (all too few: undecided)."""
+    given = list(verdicts)
+    vs = [v for v in given if v != TOO_FEW] or [UNDECIDED] * len(given)
     h = [v for v in vs if v == HOLDS]
     f = [v for v in vs if v in FAILING]
     if (h and f) or BOTS_DISAGREE in vs:
         return BOTS_DISAGREE
     if any(v == UNDECIDED for v in vs) or not vs:
         return UNDECIDED
+    if AT_EDGE in vs:
+        return AT_EDGE
     return HOLDS if h else _failing(f)
 
 
@@ -145,9 +209,13 @@ def combine(verdicts) -> str:
     all hold: holds; all fail: how they fail; some hold and some fail: partly
     (whatever else is undecided); else a statement whose bots disagree: bots
     disagree; otherwise (undecided among agreeing ones, or nothing to go on):
-    undecided.  A "partly" counts as one that holds and one that fails.
+    undecided.  A "partly" counts as one that holds and one that fails.  Too few games (a strong bot's
+    rows) stays too few games, and is left out beside other verdicts.
     """
-    vs = list(verdicts)
+    given = list(verdicts)
+    vs = [v for v in given if v != TOO_FEW]
+    if given and not vs:
+        return TOO_FEW
     h = sum(v in (HOLDS, PARTLY) for v in vs)
     f = [v for v in vs if v in FAILING or v == PARTLY]
     if h and f:
@@ -156,6 +224,8 @@ def combine(verdicts) -> str:
         return BOTS_DISAGREE
     if any(v == UNDECIDED for v in vs) or not vs:
         return UNDECIDED
+    if AT_EDGE in vs:
+        return AT_EDGE
     return HOLDS if h else _failing(f)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 
-from lostcards.analysis.claims.verdict import FAILS, HARMFUL, HOLDS, NO_EFFECT, PARTLY, UNDECIDED
+from lostcards.analysis.claims.verdict import AT_EDGE, FAILS, HARMFUL, HOLDS, NO_EFFECT, PARTLY, TOO_FEW, UNDECIDED
 
 _NOTES = None
 
@@ -100,12 +100,23 @@ def change(row, up: str = "gains", down: str = "loses", unit: str = "") -> str:
 
 
 def by_verdict(row, holds: str, fails: str, other: str, harmful: str | None = None,
-               no_effect: str | None = None) -> str:
+               no_effect: str | None = None, too_few: str | None = None) -> str:
     """The words that fit a row's verdict (or, for a context row, the sign of its estimate): `harmful` and
-    `no_effect` for a comparison that fails that way (default: `fails`)."""
+    `no_effect` for a comparison that fails that way (default: `fails`); at the edge: the words of the way
+    it leans, marked "(at the edge)"; too few games: `other`."""
     if row is None:
         return other
     v = row.verdict or (HOLDS if row.est.estimate > 0 else FAILS)
+    if v == AT_EDGE:
+        lean = row.expect.plain(row.est.ci_low, row.est.ci_high)
+        _note(row, "verdict:" + v)
+        _note(row, "lean:" + lean)
+        words = {HOLDS: holds, HARMFUL: fails if harmful is None else harmful,
+                 NO_EFFECT: fails if no_effect is None else no_effect}.get(lean, fails)
+        return words[:-1] + " (at the edge)." if words.endswith(".") else words + " (at the edge)"
+    if v == TOO_FEW:
+        _note(row, "verdict:" + v)
+        return other if too_few is None else too_few
     _note(row, ("verdict:" if row.verdict else "sign:") + (v if row.verdict else ("+" if v == HOLDS else "-")))
     if v == HARMFUL:
         return fails if harmful is None else harmful
@@ -115,7 +126,7 @@ def by_verdict(row, holds: str, fails: str, other: str, harmful: str | None = No
 
 
 EFFECT = {HOLDS: "the tip holds", HARMFUL: "harmful", NO_EFFECT: "no material effect", FAILS: "does not hold",
-          UNDECIDED: "undecided"}
+          UNDECIDED: "undecided", AT_EDGE: "at the edge", TOO_FEW: "too few games"}
 
 
 def effect(row) -> str:

@@ -52,7 +52,6 @@ from lostcards.analysis.rule_tweaks.rows import statement_rows
 from lostcards.analysis.stall import stall_check
 from lostcards.analysis.stats import mean_ci
 from lostcards.analysis.sweep import flag_table
-from lostcards.numba_cache import source_hash
 
 # the measuring bots against expert on duplicate deals: (bot, players, cell)
 BOT_PAIRS = [(STALLER, 2, "expeditions"), (STALLER, 4, "expeditions"),
@@ -202,7 +201,6 @@ def run(rounds: int = ROUNDS, seed: int = SEED, depth_deals: int = DEPTH["deals"
         budgets=DEPTH["budgets"], players=PLAYERS, threads=None, say=print,
         edge_rounds: int = EDGE_ROUNDS, fire_rounds: int = FIRE_ROUNDS) -> dict:
     t_start = time.time()
-    source = source_hash(length=12)      # before playing: the sources may change meanwhile
     data = Data(seed, rounds, edge_rounds=edge_rounds, threads=threads, say=say)
     t0 = time.time()
     rows, level, m = statement_rows(data, players)
@@ -249,5 +247,4 @@ def run(rounds: int = ROUNDS, seed: int = SEED, depth_deals: int = DEPTH["deals"
             "depth": depth, "steps": steps, "timing": timing,
             "config": {"seed": seed, "rounds": rounds, "edge_rounds": edge_rounds, "players": list(players),
                        "policy": POLICY, "deciding_rows": m, "level": level, "depth_deals": depth_deals,
-                       "budgets": list(budgets), "source": source, "version": __version__,
-                       "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}}
+                       "budgets": list(budgets), "version": __version__}}

@@ -139,8 +139,12 @@ def _fig_depth(depth: pd.DataFrame, path):
 
 # ---- files --------------------------------------------------------------------------------
 
+TIMED = ("seconds_per_deal",)     # timing columns: printed, never written (the files stay byte-identical)
+
+
 def _config_rows(cfg: dict, timing: dict) -> pd.DataFrame:
-    """The run's settings and timings as rows (the sentences that quote them find them in the CSV)."""
+    """The run's settings as rows (the sentences that quote them find them in the CSV); `timing`: none is
+    written by ``write`` (timings differ from run to run; the command prints them)."""
     return pd.DataFrame([{"kind": "config", "metric": k, "estimate": float(cfg[k])} for k in CONFIG if k in cfg]
                         + [{"kind": "config", "metric": f"seconds {k}", "estimate": float(v)}
                            for k, v in timing.items()])
@@ -150,10 +154,10 @@ def write(res: dict, out: Path, command: str = "lostcards rule-tweaks"):
     out = Path(out)
     figs = out / "figures"
     figs.mkdir(parents=True, exist_ok=True)
-    parts = [_config_rows(res["config"], res["timing"])]
+    parts = [_config_rows(res["config"], {})]      # no timings: the same plan and seed give the same bytes
     for k in PARTS:
         if isinstance(res.get(k), pd.DataFrame) and not res[k].empty:
-            parts.append(res[k].assign(kind=KINDS[k]))
+            parts.append(res[k].drop(columns=list(TIMED), errors="ignore").assign(kind=KINDS[k]))
     pd.concat(parts, ignore_index=True, sort=False).to_csv(out / "rule-tweaks.csv", index=False)
     names = ["rule-tweaks-statements.png"]
     _fig_statements(res["statements"], figs / names[0])
@@ -164,8 +168,8 @@ def write(res: dict, out: Path, command: str = "lostcards rule-tweaks"):
         _fig_depth(res["depth"], figs / "rule-tweaks-skill-trace.png")
         names.append("rule-tweaks-skill-trace.png")
     (out / "rule-tweaks.md").write_text(markdown(res, names))
-    write_manifest(out, {"config": res["config"], "timing": res["timing"], "figures": names, "command": command},
-                   "rule-tweaks.json")
+    config = {k: v for k, v in res["config"].items() if k not in ("source", "date")}
+    write_manifest(out, {"config": config, "figures": names, "command": command}, "rule-tweaks.json")
 
 
 def load(out: Path) -> dict:
@@ -188,7 +192,7 @@ def load(out: Path) -> dict:
                 part[c] = part[c].astype(float).astype(int)
         res[k] = part if not part.empty else None
     meta = json.loads((out / "rule-tweaks.json").read_text())
-    return {**res, "timing": meta["timing"], "config": meta["config"]}
+    return {**res, "timing": meta.get("timing", {}), "config": meta["config"]}
 
 
 # ---- the markdown -------------------------------------------------------------------------
@@ -354,11 +358,10 @@ def _depth_section(res) -> list:
         return L + ["Not run this time (`--depth-deals 0`); `lostcards sweep --depth 250,500,1000,2000` runs it.\n"]
     L += [f"The `search` bot (`docs/search.md`) at doubling budgets (iterations a decision) against expert, "
           f"Expeditions, 2 players, on the same {int(depth['n'].iloc[0])} duplicate deals per budget.\n",
-          "| iterations | margin against expert [95%] | win rate [95%] | seconds per deal |", "|---|---|---|---|"]
+          "| iterations | margin against expert [95%] | win rate [95%] |", "|---|---|---|"]
     for _, r in depth.iterrows():
         L.append(f"| {r['budget']} | {_iv(r['margin'], r['margin_ci_low'], r['margin_ci_high'], '', True)} | "
-                 f"{_iv(r['win_rate'], r['win_rate_ci_low'], r['win_rate_ci_high'], 'share')} | "
-                 f"{r['seconds_per_deal']:.2f} |")
+                 f"{_iv(r['win_rate'], r['win_rate_ci_low'], r['win_rate_ci_high'], 'share')} |")
     L += ["", "| doubling | gain in margin [95%], paired |", "|---|---|"]
     for _, r in steps.iterrows():
         L.append(f"| {r['from_budget']} → {r['to_budget']} | {_iv(r['gain'], r['ci_low'], r['ci_high'], '', True)} |")
@@ -369,7 +372,7 @@ def _depth_section(res) -> list:
 
 
 def markdown(res: dict, figures: list) -> str:
-    cfg, timing, st = res["config"], res["timing"], res["statements"]
+    cfg, st = res["config"], res["statements"]
     v = verdicts(st.to_dict("records"))
     m, level = int(cfg["deciding_rows"]), float(cfg["level"])
     L = ["# Rule tweaks: the adaptation's rule changes, as statements decided by simulation\n",
@@ -392,7 +395,7 @@ def markdown(res: dict, figures: list) -> str:
          "hold, holds; all fail, how they fail; some of each, partly.",
          "- Each deciding row names the control under which it comes out the other way; "
          "`tests/test_rule_tweaks.py` plays every control on a small run and checks that it does.",
-         f"- Code: `lostcards {cfg.get('version', '?')}`, source hash `{cfg['source']}`; run `{cfg['date']}`.\n",
+         f"- Code: `lostcards {cfg.get('version', '?')}`.\n",
          "## Verdicts\n", "| statement | 2 players | 4 players | overall |", "|---|---|---|---|"]
     for s in STATEMENTS:
         x = v.get(s.id, {})
@@ -403,12 +406,11 @@ def markdown(res: dict, figures: list) -> str:
             L += _statement_section(s, st, v[s.id])
     L += _bots_section(res) + _checks_section(res) + _effects_section(res) + _stall_section(res)
     L += _depth_section(res)
-    L += ["## Files and timing\n",
+    L += ["## Files\n",
           "- `reports/rule-tweaks.csv`: every number above; column `kind`: " + ", ".join(
               f"`{k}`" for k in ("config", *KINDS.values())) + "."]
     L += [f"- `reports/figures/{f}`" for f in figures]
-    L.append("\nTime taken (2 cores shared with other work, so timings are noisy): "
-             + ", ".join(f"{k.replace('_s', '')} {v_:.0f} s" for k, v_ in timing.items()) + ".\n")
+    L.append("")
     L.append("Metric definitions (`lostcards.analysis.metrics.METRICS`):\n")
     L += [f"- `{k}` ({g}, per {u}): {t}" for k, (g, u, t) in METRICS.items()]
     return "\n".join(L) + "\n"

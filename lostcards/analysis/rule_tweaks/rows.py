@@ -44,7 +44,7 @@ def _interval(t, bot: str, players: int, where: str, data, level: float, overrid
 
 def _row(st, t, bot, players, where, data, level, decides) -> dict:
     got = _interval(t, bot, players, where, data, level if decides else 0.95)
-    verdict = t.expect.verdict(got["ci_low"], got["ci_high"]) if decides else ""
+    verdict = t.expect.plain(got["ci_low"], got["ci_high"]) if decides else ""
     same = lambda c: c.gives == verdict or (c.gives == FAILS and verdict in FAILING)  # noqa: E731
     fails = "; ".join(c.text(t.bot) for c in t.controls if not same(c)) if decides else ""
     return {"claim": st.id, "measure": t.name, "policy": bot, "rules": got["rules"], "players": players,
@@ -86,7 +86,7 @@ def control_row(t, control, data) -> dict:
     """A deciding measure under one of its controls, at 95%, with the verdict it gives there."""
     bot = control.policy or t.bot
     got = _interval(t, bot, control.players, control.where or t.where[0], data, 0.95, control.overrides)
-    return {**got, "policy": bot, "verdict": t.expect.verdict(got["ci_low"], got["ci_high"])}
+    return {**got, "policy": bot, "verdict": t.expect.plain(got["ci_low"], got["ci_high"])}
 
 
 def verdicts(rows) -> dict:
