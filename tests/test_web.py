@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("starlette")
+from safety_tools import default_sigint  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from lostcards.records.replay import replay_record  # noqa: E402
@@ -426,7 +427,8 @@ def test_the_pages_and_their_files_are_served(client):
 def test_serve_prints_its_address_serves_and_stops_on_ctrl_c_keeping_the_record(tmp_path):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     p = subprocess.Popen([sys.executable, "-m", "lostcards", "serve", "--no-browser", "--records", str(tmp_path)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path,
+                         preexec_fn=default_sigint)     # Ctrl-C works in it whatever the test runner ignores
     try:
         line = p.stdout.readline()
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
