@@ -13,13 +13,13 @@ table (expert itself only in solitaire: against itself its margin is 0 by constr
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 
 import numpy as np
 
-Z95 = 1.959963984540054
+from lostcards.stats import half_width
+
 TABLES = {"2p": ("expeditions", 2), "4p": ("expeditions", 4), "lost-cities": ("lost-cities", 2),
           "solitaire": ("expeditions", 1)}
 DEFAULT_SEED = 20261203          # never used to tune any bot nor by the tests
@@ -41,7 +41,7 @@ def margin_row(table: str, bot: str, deals: int, seed: int, start: int = 0) -> d
     df = play_pair(r, bot, "expert", rounds=deals, seed=seed, start=start, threads=1)
     cpu = time.process_time() - c
     m = df["margin"].to_numpy(np.float64)
-    h = Z95 * m.std(ddof=1) / math.sqrt(m.size)
+    h = half_width(m.std(ddof=1), m.size)
     return {"table": table, "bot": bot, "n": m.size, "value": m.mean(), "lo": m.mean() - h,
             "hi": m.mean() + h, "s_round": cpu / (2 * deals)}
 
@@ -60,7 +60,7 @@ def solitaire_row(bot: str, deals: int, seed: int, best=None) -> dict:
     pct = 100 * s.sum() / best.sum()
     # delta method on the ratio of means, deals paired
     d = s - pct / 100 * best
-    h = 100 * Z95 * d.std(ddof=1) / math.sqrt(deals) / best.mean()
+    h = 100 * half_width(d.std(ddof=1), deals) / best.mean()
     return {"table": "solitaire", "bot": bot, "n": deals, "value": pct, "lo": pct - h, "hi": pct + h,
             "s_round": cpu / deals, "score": s.mean(), "optimum": best.mean()}
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from lostcards.engine.bits import alive, as_bytes, offset, ptr
 from lostcards.engine.cardsets import with_card
 from lostcards.engine.core import (
     NUMBER_SLOTS,
@@ -35,6 +34,7 @@ from lostcards.engine.core import (
     rules_block,
     score_of,
 )
+from lostcards.engine.intrinsics import alive, as_bytes, offset, ptr
 from lostcards.engine.layout import (
     MEM_WORDS,
     ORDER_CARD,

@@ -17,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from lostcards.engine.bits import alive, as_bytes, load_relaxed, offset, ptr
 from lostcards.engine.core import (
     END_ILLEGAL,
     apply,
@@ -30,6 +29,7 @@ from lostcards.engine.core import (
     lane_sum,
     load_rules,
 )
+from lostcards.engine.intrinsics import alive, as_bytes, load_relaxed, offset, ptr
 from lostcards.engine.layout import (
     COUNTS,
     COUNTS2,

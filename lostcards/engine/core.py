@@ -37,7 +37,6 @@ from __future__ import annotations
 from numba import types
 
 from lostcards.engine.apply import apply, apply_as, check, check_as, pass_held, step
-from lostcards.engine.bits import as_u64
 from lostcards.engine.deal import (
                                    add_to_hand,
                                    card_set,
@@ -52,6 +51,7 @@ from lostcards.engine.deal import (
                                    rules_block,
                                    set_deck,
 )
+from lostcards.engine.intrinsics import as_u64
 from lostcards.engine.layout import HI_BASE, LANE, NUMBER_SLOTS, STATE_WORDS
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, draw_pile, make_pass, make_play
 from lostcards.engine.state import (

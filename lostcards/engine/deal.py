@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lostcards.engine.bits import as_bytes, offset, stack_u64
+from lostcards.engine.intrinsics import as_bytes, offset, stack_u64
 from lostcards.engine.layout import (
     M_RNG,
     MEM_WORDS,

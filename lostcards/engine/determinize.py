@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from lostcards.engine.bits import offset, popcount
+from lostcards.engine.bits import popcount
 from lostcards.engine.core import clear_round, set_deck
+from lostcards.engine.intrinsics import offset
 from lostcards.engine.layout import (
     R_ALL,
     R_ASIDE,

@@ -16,7 +16,7 @@ policy that, by value.
 from __future__ import annotations
 
 from lostcards.engine.bits import leading_zeros as _clz
-from lostcards.engine.bits import offset, popcount
+from lostcards.engine.bits import popcount
 from lostcards.engine.cardsets import (  # noqa: F401  (re-exported for policies)
     HI_BASE,
     LANE,
@@ -43,6 +43,7 @@ from lostcards.engine.cardsets import (  # noqa: F401  (re-exported for policies
     with_card,
     without,
 )
+from lostcards.engine.intrinsics import offset
 from lostcards.engine.layout import INFO, M_SCRATCH, OBS_RULES, OBS_RULES2, TOTALS
 from lostcards.engine.rng import below  # noqa: F401  (re-exported: a policy's random numbers)
 from lostcards.engine.state import expedition_score as _score

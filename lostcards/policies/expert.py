@@ -21,6 +21,7 @@ docs/expert.md.
 """
 from lostcards.engine.bits import highest, kth_bit, lowest, popcount
 from lostcards.engine.core import lane_sum, score_of
+from lostcards.engine.intrinsics import stack_floats, stack_words
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
 from lostcards.engine.observation import (
     LANE,
@@ -62,7 +63,6 @@ from lostcards.engine.observation import (
     suits,
 )
 from lostcards.numba_cache import jit
-from lostcards.policies.scratch import stack_floats, stack_words
 from lostcards.rules.cards import SLOTS
 
 # parameter positions (declaration order of the Policy below)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Union
 
 from lostcards.analysis.claims.verdict import FAILING, FAILS, HOLDS, Expect, across_tables, combine, combine_bots
-from lostcards.analysis.stats import Estimate
+from lostcards.stats import Estimate
 
 # The bots whose rows decide the verdicts, per table: data (a new strong bot is one entry per table),
 # and those measured beside them for contrast and as controls.

@@ -4,7 +4,7 @@ Per decision (docs/bots.md, "improve"):
 
 1. B decides from the seat's own observation and memory, as it would alone.
 2. ``k`` determinizations of the hidden cards are dealt, consistent with what
-   the seat has seen (``playouts.deal_determinizations``), from a stream seeded
+   the seat has seen (``engine.playouts.deal_determinizations``), from a stream seeded
    by the seat's own stream words (read, not advanced, so B's later draws are
    the ones it would make alone) and the turn.
 3. *Plays*: B's move, then every play to an expedition and every discard, each
@@ -31,8 +31,8 @@ import math
 
 import numpy as np
 
-from lostcards.engine.bits import offset, stack_u64
 from lostcards.engine.determinize import POOL_MAX
+from lostcards.engine.intrinsics import call_policy_at, now_ns, offset, stack_floats, stack_u64, stack_words
 from lostcards.engine.layout import OBS_FIELDS, SEAT_MEM, SLOT_MEM_WORDS, STATE_WORDS
 from lostcards.engine.moves import (
     DRAW_DECK,
@@ -63,22 +63,18 @@ from lostcards.engine.observation import (
     with_card,
     without,
 )
+from lostcards.engine.playouts import deal_determinizations, play_outs
 from lostcards.engine.rng import seed_stream
 from lostcards.numba_cache import jit
-from lostcards.policies.improve.native import call_policy_at
-from lostcards.policies.improve.playouts import deal_determinizations, play_outs
-from lostcards.policies.scratch import stack_floats, stack_words
-from lostcards.policies.search.clock import now_ns
 
 # parameter positions (declaration order in __init__.py), then the base's policy and decider
-# addresses (``native``), then the base policy's own parameters
+# addresses (``engine.intrinsics``), then the base policy's own parameters
 P_K, P_Z, P_SECONDS, P_BASE, P_POLICY_AT, P_DECIDE_AT = range(6)
 N_OWN = 6
 K_MAX = 256                        # determinizations a decision at most (the stack buffers' room)
 C_MAX = 48                         # candidates a decision at most (plays, discards, draws)
 SC_DISC = SEAT_MEM.count("scratch") - 2     # scratch words of the solitaire discards
 DETS_WORDS = K_MAX * STATE_WORDS           # the stack buffers' sizes (constants)
-MEMS_WORDS = K_MAX * SLOT_MEM_WORDS
 VALS_WORDS = C_MAX * K_MAX
 SE_FLOOR = 0.5                     # points: the standard error is at least SE_FLOOR / k (equal
                                    # differences on every determinization still need z of them)
@@ -179,10 +175,9 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
     disc1 = np.int64(sc[SC_DISC + 1]) if p == 1 else np.int64(0)
     # ---- buffers (stack)
     dets = stack_words(DETS_WORDS)
-    states = stack_words(DETS_WORDS)
-    mems = stack_u64(MEMS_WORDS)
-    slots = stack_words(K_MAX)
-    chosen = stack_words(K_MAX)
+    st = stack_words(STATE_WORDS)
+    mem = stack_u64(SLOT_MEM_WORDS)
+    one = stack_words(2)
     vals = stack_floats(VALS_WORDS)
     cand = stack_words(C_MAX)
     base = stack_words(STATE_WORDS)
@@ -225,7 +220,7 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
     for j in range(n):
         if j > 0 and seconds > 0 and now_ns() >= t_end:
             break
-        play_outs(obs, dets, k, offset(cand, j), 1, states, mems, slots, chosen, offset(vals, j * k),
+        play_outs(obs, dets, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
                   seed, stream, decide_at, bparams)
         n_done += 1
     inc = _verdict(vals, k, 0, 1, n_done, z)
@@ -261,7 +256,7 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
     for j in range(j0, n):
         if seconds > 0 and now_ns() >= t_end:
             break
-        play_outs(obs, dets, k, offset(cand, j), 1, states, mems, slots, chosen, offset(vals, j * k),
+        play_outs(obs, dets, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
                   seed, stream, decide_at, bparams)
         n_done += 1
     return cand[_verdict(vals, k, inc, j0, n_done, z)]

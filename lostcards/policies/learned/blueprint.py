@@ -26,6 +26,7 @@ favoured.  It never passes (4 players).  Every move it makes is legal.
 import numpy as np
 
 from lostcards.engine.bits import highest, popcount
+from lostcards.engine.intrinsics import stack_floats, stack_words
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
 from lostcards.engine.observation import (
     RULE_COST,
@@ -50,7 +51,6 @@ from lostcards.engine.observation import (
 from lostcards.engine.rng import below
 from lostcards.engine.state import lane_sum
 from lostcards.numba_cache import jit
-from lostcards.policies.scratch import stack_floats, stack_words
 
 PLAY_FEATURES = (
     "bias", "opens", "projection_gain", "score_gain", "score_gain_late", "hand_skipped", "unseen_skipped",

@@ -17,7 +17,7 @@ operations a suit:
 - draw: a discard-pile top that extends an opened expedition by at most one
   skipped number, else the deck (solitaire: nothing to choose).
 
-``playout`` plays a state to its end with this rule for every seat.
+``playout`` plays a state to its end with this rule for every seat (``engine.playouts.play_to_end``).
 """
 from __future__ import annotations
 
@@ -27,17 +27,16 @@ from lostcards.engine.core import (
     accepted,
     deck_left,
     draw_options,
-    ended,
     expeditions,
     held,
     lane_of,
     lane_sum,
     pile_top_slot,
-    step,
     suit_of,
 )
-from lostcards.engine.layout import MAX_TURNS, NUMBER_SLOTS, R_COST, R_PLAYERS, R_SUITS, S_SEAT
+from lostcards.engine.layout import NUMBER_SLOTS, R_COST, R_PLAYERS, R_SUITS, S_SEAT
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
+from lostcards.engine.playouts import play_to_end
 from lostcards.numba_cache import jit
 
 OPEN_HOPE = 12          # points an opened suit is expected to gain from cards still to come
@@ -172,13 +171,14 @@ def playout_draw(st, card, to):
     return best
 
 
+@jit(inline=True)
+def playout_rule(st, ctx):
+    """``playout_move`` as a rule of ``engine.playouts.play_to_end`` (`ctx` unused)."""
+    return playout_move(st)
+
+
 @jit
 def playout(st):
     """Play the state to the end of the round with the greedy rule for every seat; False if a
     move was refused (a bug: the rule makes legal moves only)."""
-    for _ in range(MAX_TURNS):
-        if ended(st):
-            return True
-        if step(st, playout_move(st)) != 0:
-            return False
-    return ended(st)
+    return play_to_end(st, playout_rule, 0)
