@@ -73,7 +73,7 @@ from lostcards.engine.state import (
                                    hand_size,
                                    held,
                                    holds,
-                                   lane_cards,
+                                   lane_count,
                                    lane_investments,
                                    lane_of,
                                    lane_sum,
@@ -98,7 +98,7 @@ __all__ = [
     "rules_block", "set_deck", "STATE_WORDS", "DRAW_DECK", "DRAW_NONE", "TO_DISCARD",
     "TO_EXPEDITION", "draw_pile", "make_pass", "make_play", "END_CAPPED", "END_DECK",
     "END_HAND_EMPTY", "END_ILLEGAL", "END_NONE", "END_STALL", "HI_BASE", "LANE", "NUMBER_SLOTS",
-    "can_pass", "deck_left", "ended", "expedition_score", "hand_size", "holds", "lane_cards",
+    "can_pass", "deck_left", "ended", "expedition_score", "hand_size", "holds", "lane_count",
     "lane_investments", "lane_of", "lane_sum", "observe", "observe_as", "pile_top_card",
     "seat_to_move", "side_score", "suit_of", "STATE_TYPE", "MEM_TYPE",
 ]

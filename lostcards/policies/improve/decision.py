@@ -51,14 +51,13 @@ from lostcards.engine.observation import (
     deck_size,
     hand_cards,
     has,
+    legal_draws,
     legal_plays,
     lowest_card,
-    nonempty_piles,
     pile_top,
     players,
     scratch,
     side,
-    suit_of,
     suits,
     with_card,
     without,
@@ -88,14 +87,14 @@ def _dead(c, own, opp):
 
 
 @jit(inline=True)
-def _draw_for(p, c, to, bdraw, n_deck, piles):
+def _draw_for(obs, p, c, to, bdraw, n_deck):
     """B's draw if it is still legal after playing c to `to`, else the deck."""
     if p == 1:
         return DRAW_NONE
     if bdraw == DRAW_DECK or bdraw == DRAW_NONE:
         return DRAW_DECK
     s = bdraw - 1
-    if (piles >> s) & 1 == 0 or (to == TO_DISCARD and suit_of(c) == s):
+    if (legal_draws(obs, c, to) >> s) & 1 == 0:
         return DRAW_DECK if n_deck > 0 else bdraw
     return bdraw
 
@@ -170,7 +169,6 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
     own = accepted(obs, sd)
     opp = accepted(obs, sd ^ 1) if p > 1 else (np.int64(0), np.int64(0))
     n_deck = deck_size(obs)
-    piles = nonempty_piles(obs) if p > 1 else 0
     disc0 = np.int64(sc[SC_DISC]) if p == 1 else np.int64(0)
     disc1 = np.int64(sc[SC_DISC + 1]) if p == 1 else np.int64(0)
     # ---- buffers (stack)
@@ -200,7 +198,7 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
         c = lowest_card(rest)
         rest = without(rest, c)
         if not (bto == TO_EXPEDITION and c == bcard):
-            cand[n] = make_play(c, TO_EXPEDITION, _draw_for(p, c, TO_EXPEDITION, bdraw, n_deck, piles))
+            cand[n] = make_play(c, TO_EXPEDITION, _draw_for(obs, p, c, TO_EXPEDITION, bdraw, n_deck))
             n += 1
     dead_seen = bto == TO_DISCARD and _dead(bcard, own, opp)
     rest = hand_cards(obs)
@@ -213,7 +211,7 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
             if dead_seen:
                 continue
             dead_seen = True
-        cand[n] = make_play(c, TO_DISCARD, _draw_for(p, c, TO_DISCARD, bdraw, n_deck, piles))
+        cand[n] = make_play(c, TO_DISCARD, _draw_for(obs, p, c, TO_DISCARD, bdraw, n_deck))
         n += 1
     stream = obs.turn
     n_done = 0
@@ -234,7 +232,7 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
     to = move_to(m)
     d0 = move_draw(m)
     j0 = n
-    gone = suit_of(card) if to == TO_DISCARD else -1
+    legal = legal_draws(obs, card, to)
     dead_seen = False
     if d0 != DRAW_DECK:
         t = pile_top(obs, d0 - 1)
@@ -243,7 +241,7 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
         cand[n] = make_play(card, to, DRAW_DECK)
         n += 1
     for s in range(suits(obs)):
-        if (piles >> s) & 1 == 0 or s == gone or draw_pile(s) == d0 or n >= C_MAX:
+        if (legal >> s) & 1 == 0 or draw_pile(s) == d0 or n >= C_MAX:
             continue
         t = pile_top(obs, s)
         if _dead(t, own, opp):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from lostcards.errors import PolicyError
 from lostcards.policies import Float, Policy, register
 from lostcards.policies.learned.blueprint import FEATURES, N_WEIGHTS, learned_policy
 
@@ -22,14 +23,33 @@ WEIGHTS_FILE = Path(__file__).resolve().parent / "weights.json"
 
 
 def load_weights(path=WEIGHTS_FILE) -> np.ndarray:
-    """The weights of a weights file (``lostcards train`` writes them), as N_WEIGHTS floats."""
-    data = json.loads(Path(path).read_text())
-    w = data["weights"]
+    """The weights of a weights file (``lostcards train`` writes them), as N_WEIGHTS floats in
+    ``FEATURES`` order: read by name from its "weights" object (or, from an older file, a list in
+    that order).  A missing, unreadable or incomplete file raises PolicyError naming what is wrong."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as e:
+        raise PolicyError(f"weights file {path}: cannot be read ({e.strerror or e})") from None
+    except ValueError as e:
+        raise PolicyError(f"weights file {path}: not JSON ({e})") from None
+    w = data.get("weights") if isinstance(data, dict) else None
     if isinstance(w, dict):
+        missing = [f for f in FEATURES if f not in w]
+        unknown = sorted(set(w) - set(FEATURES))
+        if missing or unknown:
+            raise PolicyError(f"weights file {path}: "
+                              + "; ".join(([f"no weight for {', '.join(missing)}"] if missing else [])
+                                          + ([f"unknown weights {', '.join(unknown)}"] if unknown else [])))
         w = [w[f] for f in FEATURES]
-    w = np.asarray(w, np.float64)
+    if not isinstance(w, list):
+        raise PolicyError(f"weights file {path}: expected a \"weights\" object of the {N_WEIGHTS} features "
+                          f"({FEATURES[0]}, ...)")
+    try:
+        w = np.asarray(w, np.float64)
+    except (TypeError, ValueError):
+        raise PolicyError(f"weights file {path}: the weights must be numbers") from None
     if w.shape != (N_WEIGHTS,) or not np.all(np.isfinite(w)):
-        raise ValueError(f"{path}: expected {N_WEIGHTS} finite weights, got shape {w.shape}")
+        raise PolicyError(f"weights file {path}: expected {N_WEIGHTS} finite weights, got shape {w.shape}")
     return w
 
 
@@ -42,13 +62,6 @@ def policy_of(weights, name: str = "learned", temp: float = 0.0) -> Policy:
     return Policy(name, learned_policy, params, (float(temp), *map(float, w)),
                   doc="a linear blueprint over per-option features, its weights learned by self-play "
                       "(docs/learned.md)")
-
-
-def _shipped() -> np.ndarray:
-    try:
-        return load_weights()
-    except (OSError, ValueError, KeyError):
-        return np.zeros(N_WEIGHTS)
 
 
 def mc_policy_of(weights, samples: int = 800, candidates: int = 3, margin: float = 1.0,
@@ -68,5 +81,6 @@ def mc_policy_of(weights, samples: int = 800, candidates: int = 3, margin: float
                       "the blueprint on determinized deals (docs/learned.md)")
 
 
-LEARNED = register(policy_of(_shipped()))
-LEARNED_MC = register(mc_policy_of(_shipped()))
+SHIPPED = load_weights()           # a missing or corrupt weights.json is an error, never a random player
+LEARNED = register(policy_of(SHIPPED))
+LEARNED_MC = register(mc_policy_of(SHIPPED))
