@@ -24,7 +24,7 @@ import numpy as np
 from lostcards.errors import Illegal, IllegalMove
 from lostcards.reference.moves import Move, Pass, Play
 from lostcards.reference.observation import Observation, side_of
-from lostcards.rules.cards import deck_codes, format_card, is_investment, suit_of, value_of
+from lostcards.rules.cards import aside_count, deck_codes, format_card, is_investment, suit_of, value_of
 from lostcards.rules.outcome import Ending
 from lostcards.rules.ruleset import Ruleset
 from lostcards.rules.scoring import expedition_refusal, expedition_score
@@ -57,7 +57,7 @@ def deal(rules: Ruleset, seed: int, round_index: int):
     pos = 0
     aside = []
     if rules.players == 1:
-        pos = n - n // 2
+        pos = aside_count(1, n)
         aside = order[:pos]
     hands = []
     for _ in range(rules.players):
