@@ -42,42 +42,33 @@ _DBL = ir.DoubleType().as_pointer()
 
 # ---- stack buffers ----------------------------------------------------------------------------
 
-@intrinsic
-def stack_floats(typingctx, n):
-    """A pointer to `n` (a constant) float64 slots on the stack."""
-    if not isinstance(n, types.IntegerLiteral):
-        return None
-    count = n.literal_value
-
-    def codegen(context, builder, sig, args):
-        return cgutils.alloca_once(builder, ir.DoubleType(), size=count)
-    return types.CPointer(types.float64)(n), codegen
+def _named(typer, name: str, doc: str):
+    """`typer` as the intrinsic `name` (its docstring `doc`): one per element type, from one factory."""
+    typer.__name__ = typer.__qualname__ = name
+    typer.__doc__ = doc
+    return intrinsic(typer)
 
 
-@intrinsic
-def stack_words(typingctx, n):
-    """A pointer to `n` (a constant) int64 slots on the stack."""
-    if not isinstance(n, types.IntegerLiteral):
-        return None
-    count = n.literal_value
+def _stack(name: str, dtype, doc: str):
+    """An intrinsic ``name(n)``: a pointer to `n` (a constant) `dtype` slots on the stack."""
+    rt = types.CPointer(dtype)
 
-    def codegen(context, builder, sig, args):
-        return cgutils.alloca_once(builder, _I64, size=count)
-    return types.CPointer(types.int64)(n), codegen
+    def alloc(typingctx, n):
+        if not isinstance(n, types.IntegerLiteral):
+            return None
+        count = n.literal_value
+
+        def codegen(context, builder, sig, args):
+            return cgutils.alloca_once(builder, context.get_value_type(dtype), size=count)
+        return rt(n), codegen
+    return _named(alloc, name, doc)
 
 
-@intrinsic
-def stack_u64(typingctx, n):
-    """A pointer to `n` (a constant) uint64 words on the stack: scratch that LLVM knows nothing
-    else points to, so it keeps them in registers (a random stream inside a loop)."""
-    if not isinstance(n, types.IntegerLiteral):
-        return None
-    count = n.literal_value
-    rt = types.CPointer(types.uint64)
-
-    def codegen(context, builder, sig, args):
-        return cgutils.alloca_once(builder, _I64, size=count)
-    return rt(n), codegen
+stack_floats = _stack("stack_floats", types.float64, "A pointer to `n` (a constant) float64 slots on the stack.")
+stack_words = _stack("stack_words", types.int64, "A pointer to `n` (a constant) int64 slots on the stack.")
+stack_u64 = _stack("stack_u64", types.uint64,
+                   "A pointer to `n` (a constant) uint64 words on the stack: scratch that LLVM knows nothing "
+                   "else points to, so it keeps them in registers (a random stream inside a loop).")
 
 
 # ---- the clock ----------------------------------------------------------------------------------
@@ -131,34 +122,20 @@ def offset(typingctx, p, n):
     return p(p, n), codegen
 
 
-@intrinsic
-def as_bytes(typingctx, p):
-    """The same memory seen as uint8."""
-    rt = types.CPointer(types.uint8)
+def _view(name: str, dtype, doc: str):
+    """An intrinsic ``name(p)``: the memory at pointer `p` seen as `dtype`."""
+    rt = types.CPointer(dtype)
 
-    def codegen(context, builder, sig, args):
-        return builder.bitcast(args[0], context.get_value_type(rt))
-    return rt(p), codegen
-
-
-@intrinsic
-def as_words(typingctx, p):
-    """The same memory seen as int64."""
-    rt = types.CPointer(types.int64)
-
-    def codegen(context, builder, sig, args):
-        return builder.bitcast(args[0], context.get_value_type(rt))
-    return rt(p), codegen
+    def view(typingctx, p):
+        def codegen(context, builder, sig, args):
+            return builder.bitcast(args[0], context.get_value_type(rt))
+        return rt(p), codegen
+    return _named(view, name, doc)
 
 
-@intrinsic
-def as_u64(typingctx, p):
-    """The same memory seen as uint64 (a random stream's four words)."""
-    rt = types.CPointer(types.uint64)
-
-    def codegen(context, builder, sig, args):
-        return builder.bitcast(args[0], context.get_value_type(rt))
-    return rt(p), codegen
+as_bytes = _view("as_bytes", types.uint8, "The same memory seen as uint8.")
+as_words = _view("as_words", types.int64, "The same memory seen as int64.")
+as_u64 = _view("as_u64", types.uint64, "The same memory seen as uint64 (a random stream's four words).")
 
 
 @intrinsic
