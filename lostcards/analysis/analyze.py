@@ -82,7 +82,7 @@ class RoundLoss:
     @property
     def total_interval(self) -> tuple:
         var = sum(((t.hi - t.lo) / (2 * Z95)) ** 2 for t in self.turns)
-        h = Z95 * math.sqrt(var)
+        h = half_width(math.sqrt(var))
         return self.total - h, self.total + h
 
     @property
