@@ -37,7 +37,6 @@ OBS_TYPE = types.NamedUniTuple(types.int64, OBS_FIELDS, Obs)
 PARAMS_TYPE = types.CPointer(types.float64)
 MEM_TYPE = types.CPointer(types.uint64)
 POLICY_SIG = types.int64(OBS_TYPE, PARAMS_TYPE, MEM_TYPE)
-PolicyType = types.FunctionType(POLICY_SIG)
 DECIDE_SIG = types.void(types.CPointer(types.int64), MEM_TYPE, types.CPointer(types.int64),
                         types.int64, PARAMS_TYPE, types.CPointer(types.int64))
 DecideType = types.FunctionType(DECIDE_SIG)
