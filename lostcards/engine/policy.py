@@ -86,7 +86,7 @@ def decide(states, mems, slots, n, params, moves):
 _DECIDERS: dict = {}
 
 
-def _importable(kernel):
+def importable(kernel):
     """(module, name, source file) when `kernel` is reachable as module.name, else None."""
     py = getattr(kernel, "py_func", None)
     mod_name = getattr(py, "__module__", None)
@@ -103,7 +103,8 @@ def _importable(kernel):
     return (mod_name, name, src) if src and os.path.exists(src) else None
 
 
-def _folder() -> Path:
+def generated_folder() -> Path:
+    """Where generated modules (deciders, ``intrinsics``' C-callable wrappers) live: numba's cache."""
     import numba
     base = os.environ.get("NUMBA_CACHE_DIR") or numba.config.CACHE_DIR or str(
         Path(__file__).resolve().parent / "__pycache__")
@@ -117,7 +118,7 @@ def decider(kernel):
     hit = _DECIDERS.get(key)
     if hit is not None and hit[0] is kernel:
         return hit[1]
-    where = _importable(kernel)
+    where = importable(kernel)
     fn = None
     if where is not None:
         fn = _generated(kernel, *where)
@@ -136,15 +137,17 @@ def decider_entry(kernel, name: str, about: float = 10.0):
     return Entry(decider(kernel), DECIDE_SIG, f"the {name} policy", about)
 
 
-def _generated(kernel, mod_name, name, src):
-    """The decider of an importable policy, as a module in the cache folder: cached on disk, and
-    recompiled when the policy's module or a lostcards module it imports changes."""
-    tag = hashlib.sha256(f"{mod_name}:{name}:{src}".encode()).hexdigest()[:16]
-    folder = _folder()
-    path = folder / f"decide_{tag}.py"
-    text = _TEMPLATE.format(target=f"{mod_name}:{name}", import_line=f"from {mod_name} import {name} as kernel",
-                            decorator_import="from numba import njit\n\nfrom lostcards.numba_cache import jit",
-                            decorator="jit", also=f", also=({src!r},)")
+def source_tag(mod_name: str, name: str, src: str) -> str:
+    """A short name for the policy `mod_name.name` defined in the file `src`."""
+    return hashlib.sha256(f"{mod_name}:{name}:{src}".encode()).hexdigest()[:16]
+
+
+def generated_module(name: str, text: str):
+    """The module `name` with the source `text`, written into ``generated_folder()`` (atomically,
+    and only when its text changed, so numba's cache of it stays valid) and imported once a
+    process; None when the folder cannot be written."""
+    folder = generated_folder()
+    path = folder / f"{name}.py"
     try:
         folder.mkdir(parents=True, exist_ok=True)
         if not path.exists() or path.read_text() != text:
@@ -153,11 +156,21 @@ def _generated(kernel, mod_name, name, src):
             os.replace(tmp, path)          # atomic: parallel workers never read half a file
     except OSError:
         return None
-    mod_key = f"lostcards_decide_{tag}"
+    mod_key = f"lostcards_{name}"
     mod = sys.modules.get(mod_key)
     if mod is None:
         spec = importlib.util.spec_from_file_location(mod_key, path)
         mod = importlib.util.module_from_spec(spec)
         sys.modules[mod_key] = mod
         spec.loader.exec_module(mod)
-    return mod.decide
+    return mod
+
+
+def _generated(kernel, mod_name, name, src):
+    """The decider of an importable policy, as a module in the cache folder: cached on disk, and
+    recompiled when the policy's module or a lostcards module it imports changes."""
+    text = _TEMPLATE.format(target=f"{mod_name}:{name}", import_line=f"from {mod_name} import {name} as kernel",
+                            decorator_import="from numba import njit\n\nfrom lostcards.numba_cache import jit",
+                            decorator="jit", also=f", also=({src!r},)")
+    mod = generated_module(f"decide_{source_tag(mod_name, name, src)}", text)
+    return mod.decide if mod is not None else None
