@@ -225,7 +225,7 @@ def _wrapper(kernel, kind: str) -> int:
             stamp = source_hash(sorted(set(sources(src)) | set(sources(__file__))), 16)
             text = _WRAPPER.format(kind=kind, target=f"{mod_name}:{name}", stamp=stamp, cache=True,
                                    import_line=f"from {mod_name} import {name} as kernel", **_KINDS[kind])
-            mod = generated_module(f"{kind}_{source_tag(mod_name, name, src)}", text)
+            mod = generated_module(f"call_{kind}_{source_tag(mod_name, name, src)}", text)
             fn = mod.call if mod is not None else None
         if fn is None:                      # not importable: compiled in memory, once a process
             ns = {"kernel": kernel}
