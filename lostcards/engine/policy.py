@@ -26,6 +26,7 @@ import importlib.util
 import inspect
 import os
 import sys
+import threading
 from pathlib import Path
 
 from numba import types
@@ -84,6 +85,7 @@ def decide(states, mems, slots, n, params, moves):
 '''
 
 _DECIDERS: dict = {}
+_LOADING = threading.RLock()
 
 
 def importable(kernel):
@@ -157,12 +159,17 @@ def generated_module(name: str, text: str):
     except OSError:
         return None
     mod_key = f"lostcards_{name}"
-    mod = sys.modules.get(mod_key)
-    if mod is None:
-        spec = importlib.util.spec_from_file_location(mod_key, path)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[mod_key] = mod
-        spec.loader.exec_module(mod)
+    with _LOADING:                         # threads of one process load it once, and never half
+        mod = sys.modules.get(mod_key)
+        if mod is None:
+            spec = importlib.util.spec_from_file_location(mod_key, path)
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[mod_key] = mod     # before it runs, as an import does (numba's cache looks it up)
+            try:
+                spec.loader.exec_module(mod)
+            except BaseException:
+                del sys.modules[mod_key]
+                raise
     return mod
 
 
