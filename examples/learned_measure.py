@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lostcards.engine.bits import offset, stack_u64
+from lostcards.engine.intrinsics import offset, stack_u64
 from lostcards.engine.moves import move_card, move_to
 from lostcards.numba_cache import jit
 from lostcards.policies import Policy, resolve

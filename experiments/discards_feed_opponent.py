@@ -13,7 +13,7 @@ from lostcards.analysis.claims import (
 from lostcards.analysis.claims.measures import event_share
 from lostcards.analysis.claims.plots import new_figure, rows_panel
 from lostcards.analysis.claims.words import across, by_verdict, changes, value
-from lostcards.analysis.stats import cluster_diff, cluster_ratio
+from lostcards.stats import cluster_diff, cluster_ratio
 
 TABLES = ("2p", "4p-team", "lc")
 

@@ -16,7 +16,7 @@ from lostcards.analysis.claims.measures import event_share
 from lostcards.analysis.claims.plots import band_plot, color, new_figure
 from lostcards.analysis.claims.words import across, by_verdict, changes, value
 from lostcards.analysis.movelog import DEALT, LAID
-from lostcards.analysis.stats import cluster_diff
+from lostcards.stats import cluster_diff
 
 PAIRED = ("2p", "4p-team", "1p", "lc")
 DELAY = 6                   # own turns without opening an expedition: 6 x players turns of the round

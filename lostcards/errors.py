@@ -6,6 +6,8 @@ prints its message with exit status 1.  Errors that callers have long caught as
 """
 from __future__ import annotations
 
+from enum import IntEnum
+
 
 class LostcardsError(Exception):
     """Base of every error lostcards raises on purpose (the message says what and what is allowed)."""
@@ -23,12 +25,59 @@ class CardError(LostcardsError, ValueError):
     """A card text that is not a card of the ruleset."""
 
 
-class IllegalMove(LostcardsError, ValueError):
-    """A move the rules do not allow; the message names the rule broken."""
+class Illegal(IntEnum):
+    """Why the engine refused a move (0 = legal); the round stops and nothing changes."""
 
-    def __init__(self, reason: str):
+    NOT_HELD = 1
+    EXPEDITION_REFUSES = 2
+    EMPTY_PILE = 3
+    DRAW_BACK = 4
+    PASS_NOT_FOUR = 5
+    PASS_NOT_HELD = 6
+    NOT_A_MOVE = 7
+    LOG_FULL = 8
+    NO_SUCH_PILE = 9
+    DECK_EMPTY = 10
+    NO_DRAW = 11
+    SOLITAIRE_PILE = 12
+    PASS_HAND_SMALL = 13
+    PASS_TWICE = 14
+    ROUND_OVER = 15
+
+    @property
+    def message(self) -> str:
+        return MESSAGES[self]
+
+
+MESSAGES = {
+    Illegal.NOT_HELD: "the card played is not in the hand",
+    Illegal.EXPEDITION_REFUSES: "the expedition does not take that card (an investment after a "
+                                "number, or a number not higher than its highest)",
+    Illegal.EMPTY_PILE: "the draw names an empty discard pile",
+    Illegal.DRAW_BACK: "the draw takes back the card just discarded",
+    Illegal.PASS_NOT_FOUR: "only a 4-player game allows a pass",
+    Illegal.PASS_NOT_HELD: "the passed cards are not in the hand (copies counted)",
+    Illegal.NOT_A_MOVE: "not a move code",
+    Illegal.LOG_FULL: "the round is longer than the turn log",
+    Illegal.NO_SUCH_PILE: "the draw names a discard pile this ruleset does not have",
+    Illegal.DECK_EMPTY: "the draw names the deck, which is empty",
+    Illegal.NO_DRAW: "a turn must draw a card, off the deck or a discard pile",
+    Illegal.SOLITAIRE_PILE: "solitaire draws only off the deck, never off a discard pile",
+    Illegal.PASS_HAND_SMALL: "a pass needs a hand of at least pass_min_hand cards",
+    Illegal.PASS_TWICE: "a seat may not pass on two of its turns in a row (pass_twice is off)",
+    Illegal.ROUND_OVER: "the round is already over",
+}
+
+
+class IllegalMove(LostcardsError, ValueError):
+    """A move the rules do not allow; the message names the rule broken, ``code`` (an ``Illegal``)
+    says which check refused it, as the engine numbers its checks (None: the text of a record
+    turn did not name a move at all)."""
+
+    def __init__(self, reason: str, code: "Illegal | None" = None):
         super().__init__(reason)
         self.reason = reason
+        self.code = code
 
 
 class MalformedRecord(LostcardsError, ValueError):

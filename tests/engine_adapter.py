@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from lostcards.engine import core
-from lostcards.engine.bits import ptr
 from lostcards.engine.convert import to_observation
+from lostcards.engine.intrinsics import ptr
 from lostcards.engine.layout import MEM_WORDS, S_ENDED, S_ERROR, S_SEAT, S_TURN, STATE_WORDS, Obs
 from lostcards.engine.moves import Illegal, from_reference
 from lostcards.engine.moves import message as _message

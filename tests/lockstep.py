@@ -69,6 +69,16 @@ def reference_verdict(rnd: Round, move) -> str:
     return ""
 
 
+def reference_code(rnd: Round, move) -> int:
+    """0 if the reference takes the move now, else the engine's code its IllegalMove carries."""
+    try:
+        rnd.check(move)
+    except IllegalMove as e:
+        assert e.code is not None, f"the reference refused {move!r} without a code ({e.reason})"
+        return int(e.code)
+    return 0
+
+
 def reference_category(reason: str) -> str:
     """The shared word (engine_adapter.category's) for a reason the reference gives."""
     for words, cat in _REASONS:
@@ -224,6 +234,9 @@ class Lockstep:
         for move, code, same in zip(moves, codes, unchanged):
             why = reference_verdict(ref, move)
             eng_cat, ref_cat = ea.category(code), reference_category(why) if why else ""
+            if ea.category(reference_code(ref, move)) != ref_cat:
+                raise AssertionError(f"{self.where()}: seat {ref.seat}: the reference's code for {move!r} "
+                                     f"({ea.category(reference_code(ref, move))}) is not its reason's ({why})")
             text = move_text(move, rules)
             if bool(why) != bool(code):
                 raise AssertionError(f"{self.where()}: seat {ref.seat} {text}: reference "

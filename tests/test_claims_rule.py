@@ -27,7 +27,7 @@ from lostcards.analysis.claims.verdict import (
     row_verdict,
     simultaneous_level,
 )
-from lostcards.analysis.stats import (
+from lostcards.stats import (
     cluster_diff,
     cluster_mean,
     cluster_ratio,

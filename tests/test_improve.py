@@ -83,8 +83,12 @@ def test_seconds_budget_is_a_cap():
 
 def test_analyze_and_improve_share_the_play_outs():
     from lostcards.analysis import analyze_kernel
-    from lostcards.policies.improve import decision, playouts
+    from lostcards.engine import playouts
+    from lostcards.policies.improve import decision
+    from lostcards.policies.learned import rollout
+    from lostcards.policies.search import playout
     assert analyze_kernel.play_outs is playouts.play_outs is decision.play_outs
+    assert playout.play_to_end is rollout.play_to_end is playouts.play_to_end
 
 
 @pytest.mark.slow

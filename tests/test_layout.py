@@ -200,6 +200,27 @@ def test_no_raw_layout_arithmetic_outside_the_engine():
     assert not found, "\n".join(found)
 
 
+# a lane's slot masks spelt out: the numbers (0xFF8), the investments (7, 0b111), the whole lane (0xFFF)
+RAW_MASK = re.compile(r"\b(0x[fF]{2}8|0x[fF]{3}|0b111)\b|&\s*7\b|\b7\s*&")
+
+
+def test_lane_masks_are_named_everywhere():
+    """NUMBER_SLOTS, INVESTMENT_SLOTS and LANE (engine/layout.py, where they are defined) instead of
+    their raw values, in the engine too: a raw 0xFF8 beside a named NUMBER_SLOTS reads as two things."""
+    found = [f"{name}:{i}: {line.strip()}" for name, path in MODULES.items()
+             if name != "lostcards.engine.layout"
+             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if RAW_MASK.search(line.split("#")[0])]
+    assert not found, "\n".join(found)
+
+
+def test_the_raw_mask_check_can_fail():
+    for line in ["n = ln & 0xFF8", "inv = popcount(hl & 7)", "x = 0b111", "ln = w & 0xfff", "7 & lane"]:
+        assert RAW_MASK.search(line), line
+    for line in ["n = ln & NUMBER_SLOTS", "x = y & 70", "z = 0xFF80"]:
+        assert not RAW_MASK.search(line), line
+
+
 def test_the_raw_layout_check_can_fail():
     for line in ["s = (c * 43) >> 9", "HI_BASE = 60", "b = S_HAND + me * 4", "t = (w & 15) - 1",
                  "e = (lo >> (4 * k))", "NUMBER_SLOTS = 0xFF8", "x = st[S_PILE + 2 * s]"]:

@@ -72,7 +72,7 @@ def package_copy(tmp_path_factory):
 
 def test_an_edit_outside_the_numba_code_recompiles_nothing(package_copy):
     top, run, play, first = package_copy
-    for f in ("cli/simulate.py", "run/runner.py", "analysis/stats.py", "policies/expert.py"):
+    for f in ("cli/simulate.py", "run/runner.py", "stats.py", "policies/expert.py"):
         p = top / "lostcards" / f
         p.write_text(p.read_text() + "\n# an edit\n")
     assert play() == {"compiles": 0, "scores": first["scores"]}

@@ -10,8 +10,8 @@ from strategies import rulesets
 
 import lostcards
 from lostcards.engine import core
-from lostcards.engine.bits import offset, ptr
 from lostcards.engine.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
+from lostcards.engine.intrinsics import offset, ptr
 from lostcards.engine.layout import (
     MEM_WORDS,
     R_CANON,

@@ -32,8 +32,8 @@ from lostcards.errors import BadArgument, IllegalMove, MalformedRecord, PolicyFa
 from lostcards.records.format import move_of_turn, split_records
 from lostcards.records.replay import check_record
 from lostcards.rules.cards import SLOTS
+from lostcards.stats import Z95, half_width
 
-Z95 = 1.959963984540054
 MAX_SAMPLES = 20_000
 CHUNK_STATES = 40_000          # play-outs in flight at once (2.5 kB each): bounds the memory
 FIGURE_FORMATS = ("png", "pdf", "svg", "svgz", "eps", "ps", "jpg", "jpeg", "tif", "tiff", "webp")
@@ -83,7 +83,7 @@ class RoundLoss:
     @property
     def total_interval(self) -> tuple:
         var = sum(((t.hi - t.lo) / (2 * Z95)) ** 2 for t in self.turns)
-        h = Z95 * math.sqrt(var)
+        h = half_width(math.sqrt(var))
         return self.total - h, self.total + h
 
     @property
@@ -159,7 +159,7 @@ def _paired(rows: np.ndarray) -> tuple:
     d = rows[0] - rows[1]
     n = d.shape[0]
     sd = float(d.std(ddof=1)) if n > 1 else 0.0
-    return float(d.mean()), Z95 * sd / math.sqrt(n) if n > 1 else 0.0
+    return float(d.mean()), half_width(sd, n) if n > 1 else 0.0
 
 
 def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evaluator: str = "expert",
@@ -169,11 +169,11 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
     from lostcards.analysis.analyze_kernel import MARGINS_SIG, margins
     from lostcards.engine.convert import from_observation
     from lostcards.engine.deal import card_set
+    from lostcards.engine.intrinsics import decide_address
     from lostcards.engine.moves import from_reference
     from lostcards.engine.policy import decider_entry
     from lostcards.numba_cache import Entry, compile_all
     from lostcards.policies import resolve
-    from lostcards.policies.improve.native import decide_address
     from lostcards.rules.ruleset import check_int
     from lostcards.run.threads import call
 
@@ -244,6 +244,7 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
 def _searcher(spec: str):
     """A function (obs, seed, turn) -> the move the policy `spec` chooses (its stream from seed, turn)."""
     from lostcards.analysis.analyze_kernel import CHOOSE_SIG, choose
+    from lostcards.engine.intrinsics import policy_address
     from lostcards.numba_cache import Entry, compile_all
     from lostcards.policies import resolve
     from lostcards.run.threads import call
@@ -251,7 +252,8 @@ def _searcher(spec: str):
     if pol.kernel is None:
         raise BadArgument(f"policy {spec!r} has no numba version")
     compile_all([Entry(choose, CHOOSE_SIG, "the search's chooser", 10.0)])
-    return lambda obs, seed, turn: int(call(choose, pol.kernel, obs, pol.params, seed, turn))
+    at = policy_address(pol.kernel)
+    return lambda obs, seed, turn: int(call(choose, at, obs, pol.params, seed, turn))
 
 
 # ---- output ----------------------------------------------------------------------------------

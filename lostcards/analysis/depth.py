@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from lostcards.analysis.metrics import Sample, paired_diff
-from lostcards.analysis.stats import mean_ci
+from lostcards.stats import mean_ci
 
 
 def skill_trace(rules="expeditions", budgets=(250, 500, 1000, 2000, 4000), deals: int = 200, seed: int = 0,

@@ -11,14 +11,14 @@ table (expert itself only in solitaire: against itself its margin is 0 by constr
 """
 from __future__ import annotations
 
-import math
+import sys
 import time
 
 import numpy as np
 
 from lostcards.errors import BadArgument
+from lostcards.stats import half_width
 
-Z95 = 1.959963984540054
 TABLES = {"2p": ("expeditions", 2), "4p": ("expeditions", 4), "lost-cities": ("lost-cities", 2),
           "solitaire": ("expeditions", 1)}
 DEFAULT_SEED = 20261203          # never used to tune any bot nor by the tests
@@ -67,7 +67,7 @@ def plan(tables: list, bots: list) -> list:
 def _interval(value: float, d: np.ndarray, scale: float) -> tuple:
     if d.size < 2:
         raise BadArgument(f"{d.size} deal gives no interval: at least 2")
-    h = scale * Z95 * d.std(ddof=1) / math.sqrt(d.size)
+    h = scale * half_width(d.std(ddof=1), d.size)
     return value - h, value + h
 
 

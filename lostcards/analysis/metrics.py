@@ -54,12 +54,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _st
 
-from lostcards.analysis.stats import mean_ci, share_ci
 from lostcards.rules.outcome import Ending
+from lostcards.stats import INF, half_width, mean_ci, share_ci
 
-Z = float(_st.norm.ppf(0.975))
 NO_UNIT_DIFFERS = "no unit differs"
 
 # metric -> (group, unit, meaning); the order is the tables' order
@@ -160,10 +158,6 @@ def influence(s: Sample) -> tuple[float, np.ndarray]:
     raise ValueError(f"unknown sample kind {s.kind!r}")
 
 
-def _z(level: float) -> float:
-    return Z if level == 0.95 else float(_st.norm.ppf(0.5 + level / 2))
-
-
 def estimate(s: Sample, level: float = 0.95) -> tuple[float, float, float, int, str]:
     """(estimate, ci_low, ci_high, n, method) with an interval at `level` (95% unless a simultaneous
     level is asked for)."""
@@ -184,7 +178,7 @@ def estimate(s: Sample, level: float = 0.95) -> tuple[float, float, float, int, 
     n = int(s.mask.sum()) if s.kind == "cond" else s.index.size
     if s.index.size < 2 or math.isnan(est):
         return est, float("nan"), float("nan"), n, "delta"
-    half = _z(level) * float(inf.std(ddof=1)) / math.sqrt(s.index.size)
+    half = half_width(float(inf.std(ddof=1)), s.index.size, INF, level)
     return est, est - half, est + half, n, "delta"
 
 
@@ -212,10 +206,10 @@ def paired_diff(a: Sample, b: Sample, level: float = 0.95) -> dict:
         u = share_ci(0, n, level).ci_high if a.kind in ("share", "rate") else 0.0
         return {"estimate": 0.0, "ci_low": -u, "ci_high": u, "n": n, "method": NO_UNIT_DIFFERS}
     if a.kind in ("share", "mean", "rate"):
-        q, method = float(_st.t.ppf(0.5 + level / 2, n - 1)), "paired t"
+        df, method = n - 1, "paired t"
     else:
-        q, method = _z(level), "paired delta"
-    half = q * sd / math.sqrt(n)
+        df, method = INF, "paired delta"
+    half = half_width(sd, n, df, level)
     return {"estimate": est, "ci_low": est - half, "ci_high": est + half, "n": n, "method": method}
 
 

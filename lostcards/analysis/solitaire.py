@@ -22,12 +22,11 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from lostcards.engine.bits import alive, as_bytes, offset, ptr
 from lostcards.engine.cardsets import with_card
 from lostcards.engine.core import (
     NUMBER_SLOTS,
     deal,
-    lane_cards,
+    lane_count,
     lane_investments,
     lane_of,
     lane_sum,
@@ -35,6 +34,7 @@ from lostcards.engine.core import (
     rules_block,
     score_of,
 )
+from lostcards.engine.intrinsics import alive, as_bytes, offset, ptr
 from lostcards.engine.layout import (
     MEM_WORDS,
     ORDER_CARD,
@@ -80,7 +80,7 @@ def _ceiling(rb, seed, round_index):
     for s in range(st[R_SUITS]):
         ln = lane_of(lo, hi, s)
         best += _suit_best(st[R_COST], st[R_BONUS_CARDS], st[R_BONUS_POINTS], lane_sum(ln),
-                           lane_cards(ln & NUMBER_SLOTS), lane_investments(ln))
+                           lane_count(ln & NUMBER_SLOTS), lane_investments(ln))
     alive(state)
     alive(mem)
     return best

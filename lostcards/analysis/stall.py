@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 
 from lostcards.analysis.metrics import policy_spec, self_play
-from lostcards.analysis.stats import share_ci
 from lostcards.rules.outcome import Ending
+from lostcards.stats import share_ci
 
 STALL_COLUMNS = ["rules", "players", "policy", "seed", "rounds", "stall_ended", "share", "share_ci_low",
                  "share_ci_high", "checked", "window", "prefix_same", "still_moving", "moving_share",

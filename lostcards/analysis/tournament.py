@@ -31,6 +31,7 @@ from scipy import stats as _st
 from lostcards.analysis.ratings import WIN_LEVELS, bt_ratings, win_matrix
 from lostcards.errors import TournamentError
 from lostcards.rules.outcome import Ending
+from lostcards.stats import duplicate_margins, half_width
 
 ALPHA = 0.05                       # two-sided error of the sequential "excludes 0" stop
 CAPPED = Ending.CAPPED.code       # a round stopped at the turn cap
@@ -150,7 +151,7 @@ def play_pair(rules, policy_a, policy_b, rounds: int, seed: int = 0, start: int 
     capped = (g1.round_info[:, 2] == CAPPED).astype(np.int8) + (g2.round_info[:, 2] == CAPPED)
     return pd.DataFrame({"deal": np.arange(start, start + rounds, dtype=np.int64),
                          "a1": a1, "b1": b1, "a2": a2, "b2": b2,
-                         "margin": (a1 - b1 + a2 - b2) / 2.0, "win_points": wp,
+                         "margin": duplicate_margins(a1, b1, a2, b2), "win_points": wp,
                          "capped": capped.astype(np.int8)})
 
 
@@ -159,7 +160,7 @@ def _look(x: np.ndarray, target: float, z_seq: float, rounds: int, sequential: b
     n = x.size
     m = float(x.mean())
     se = float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else float("inf")
-    half = float(_st.t.ppf(0.975, n - 1) * se) if n > 1 else float("inf")
+    half = half_width(se, 1, n - 1) if n > 1 else float("inf")
     if sequential and half < target:
         return m, se, half, "precision"
     if sequential and (abs(m) > z_seq * se):
@@ -186,7 +187,7 @@ def _policy_table(specs: list, stats: dict, r) -> pd.DataFrame:
         n = s["rounds"]
         mean = s["points"] / n if n else float("nan")
         var = (s["points_sq"] - n * mean * mean) / (n - 1) if n > 1 else float("nan")
-        half = float(_st.t.ppf(0.975, n - 1) * math.sqrt(max(var, 0.0) / n)) if n > 1 else float("nan")
+        half = half_width(math.sqrt(max(var, 0.0) / n), 1, n - 1) if n > 1 else float("nan")
         row = {"policy": spec, "rounds": int(n), "points_per_round": mean,
                "points_ci_low": mean - half, "points_ci_high": mean + half}
         if r.players > 1:
@@ -355,7 +356,7 @@ def _solitaire(r, pols, specs, rounds, seed, block, target, sequential, first, t
             diff = xa - xb
             m = float(diff.mean())
             se = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-            half = float(_st.t.ppf(0.975, n - 1) * se) if n > 1 else float("nan")
+            half = half_width(se, 1, n - 1) if n > 1 else float("nan")
             pairs.append({"policy_a": a, "policy_b": b, "deals": n, "games": n, "margin": m,
                           "ci_low": m - half, "ci_high": m + half,
                           "sd": float(diff.std(ddof=1)) if n > 1 else float("nan"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lostcards.engine.bits import as_bytes, offset
+from lostcards.engine.intrinsics import as_bytes, offset
 from lostcards.engine.layout import (
     PILE_NO_POP,
     PILE_NO_PUSH,

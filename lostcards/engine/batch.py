@@ -17,19 +17,19 @@ from __future__ import annotations
 import numpy as np
 from numba import types
 
-from lostcards.engine.bits import alive, as_bytes, load_relaxed, offset, ptr
 from lostcards.engine.core import (
     END_ILLEGAL,
     apply,
     deal,
     ended,
     expedition_score,
-    lane_cards,
+    lane_count,
     lane_investments,
     lane_of,
     lane_sum,
     load_rules,
 )
+from lostcards.engine.intrinsics import alive, as_bytes, load_relaxed, offset, ptr
 from lostcards.engine.layout import (
     COUNTS,
     COUNTS2,
@@ -89,7 +89,7 @@ def _results(st, row, p_round, p_seat, p_suit, p_side):
             ln = lane_of(lo, hi, s)
             sc = expedition_score(ln, st[R_COST], st[R_BONUS_CARDS], st[R_BONUS_POINTS])
             q = ((row * sides + sd) * suits + s) * 3
-            p_side[q] = lane_cards(ln)
+            p_side[q] = lane_count(ln)
             p_side[q + 1] = lane_investments(ln)
             p_side[q + 2] = sc
             tot += sc
@@ -115,7 +115,7 @@ def _results(st, row, p_round, p_seat, p_suit, p_side):
                 base = (S_DEALT if k == 0 else S_REACHED) + seat * 4
                 a = lane_of(st[base] & nlo, st[base + 1] & nhi, s)
                 b = lane_of(st[base + 2] & nlo, st[base + 3] & nhi, s)
-                p_suit[q + 2 * k] = lane_cards(a) + lane_cards(b)
+                p_suit[q + 2 * k] = lane_count(a) + lane_count(b)
                 p_suit[q + 2 * k + 1] = lane_sum(a) + lane_sum(b)
 
 

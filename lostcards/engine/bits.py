@@ -1,11 +1,10 @@
-"""Bit tricks and raw pointers for the numba engine (LLVM intrinsics, no reference counting).
+"""Bit tricks for the numba engine (LLVM intrinsics on int64 words; raw pointers, stack buffers
+and calls at an address are ``engine.intrinsics``).
 
-Everything on the per-turn path works on int64 words and raw pointers: an
-array is turned into a ``CPointer`` once per batch (``ptr``), and no array
-is touched again until the batch ends.  ``popcount``, ``lowest``, ``kth_bit``
-are the card-set primitives every module uses.  ``kth_bit`` (the select) is
-one PDEP where PDEP is fast, a broadword select (byte counts, their prefix
-sums, a 2 KB table) where it is not (AMD before Zen 3 runs PDEP in
+Everything on the per-turn path works on int64 words.  ``popcount``, ``lowest``,
+``kth_bit`` are the card-set primitives every module uses.  ``kth_bit`` (the
+select) is one PDEP where PDEP is fast, a broadword select (byte counts, their
+prefix sums, a 2 KB table) where it is not (AMD before Zen 3 runs PDEP in
 microcode): ``select_kind`` decides by timing both once per machine
 (``LOSTCARDS_SELECT=pdep|broadword`` overrides); the answers are the same.
 ``kth_of_six`` picks among the six discard piles (a table where PDEP is slow).
@@ -253,100 +252,3 @@ def lowest(m):
 def highest(m):
     """The index of the highest set bit (-1 for 0)."""
     return 63 - leading_zeros(m)
-
-
-# ---- raw pointers ---------------------------------------------------------------
-
-@intrinsic
-def ptr(typingctx, arr):
-    """A raw pointer to a C-contiguous array's data (no reference is kept: the
-    caller keeps the array alive)."""
-    if not isinstance(arr, types.Array):
-        return None
-    rt = types.CPointer(arr.dtype)
-
-    def codegen(context, builder, sig, args):
-        a = context.make_array(sig.args[0])(context, builder, args[0])
-        return a.data
-    return rt(arr), codegen
-
-
-@intrinsic
-def offset(typingctx, p, n):
-    """p + n elements."""
-    if not isinstance(p, types.CPointer):
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.gep(args[0], [context.cast(builder, args[1], sig.args[1], types.intp)])
-    return p(p, n), codegen
-
-
-@intrinsic
-def as_bytes(typingctx, p):
-    """The same memory seen as uint8."""
-    rt = types.CPointer(types.uint8)
-
-    def codegen(context, builder, sig, args):
-        return builder.bitcast(args[0], context.get_value_type(rt))
-    return rt(p), codegen
-
-
-@intrinsic
-def as_words(typingctx, p):
-    """The same memory seen as int64."""
-    rt = types.CPointer(types.int64)
-
-    def codegen(context, builder, sig, args):
-        return builder.bitcast(args[0], context.get_value_type(rt))
-    return rt(p), codegen
-
-
-@intrinsic
-def as_u64(typingctx, p):
-    """The same memory seen as uint64 (a random stream's four words)."""
-    rt = types.CPointer(types.uint64)
-
-    def codegen(context, builder, sig, args):
-        return builder.bitcast(args[0], context.get_value_type(rt))
-    return rt(p), codegen
-
-
-@intrinsic
-def stack_u64(typingctx, n):
-    """A pointer to `n` (a constant) uint64 words on the stack: scratch that LLVM knows nothing
-    else points to, so it keeps them in registers (a random stream inside a loop)."""
-    if not isinstance(n, types.IntegerLiteral):
-        return None
-    count = n.literal_value
-    rt = types.CPointer(types.uint64)
-
-    def codegen(context, builder, sig, args):
-        return cgutils.alloca_once(builder, ir.IntType(64), size=count)
-    return rt(n), codegen
-
-
-@intrinsic
-def load_relaxed(typingctx, p):
-    """The word at `p`, read afresh each time (an atomic load): another thread may change it."""
-    if not isinstance(p, types.CPointer):
-        return None
-
-    def codegen(context, builder, sig, args):
-        return builder.load_atomic(args[0], "monotonic", 8)
-    return p.dtype(p), codegen
-
-
-@jit(inline=True)
-def alive(arr):
-    """A use of `arr` (it changes nothing): numba frees an array after its last use, and taking
-    a raw pointer is not one, so code that works through ``ptr(arr)`` calls this when done."""
-    if arr.size:
-        arr[0] = arr[0]
-
-
-@jit(inline=True)
-def copy_words(dst, src, n):
-    """dst[0:n] = src[0:n] (int64 pointers)."""
-    for i in range(n):
-        dst[i] = src[i]

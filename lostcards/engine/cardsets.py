@@ -7,8 +7,15 @@ code), ``hi`` suit 5 (bit = code - 60).  A *lane* is one suit's 12 slots as a
 """
 from __future__ import annotations
 
-from lostcards.engine.bits import kth_bit, lowest, popcount
-from lostcards.engine.layout import HI_BASE, LANE, NUMBER_SLOTS, PILE_BITS, PILE_ENTRY  # noqa: F401 (re-exported)
+from lostcards.engine.bits import highest, kth_bit, lowest, popcount
+from lostcards.engine.layout import (  # noqa: F401 (re-exported)
+    HI_BASE,
+    INVESTMENT_SLOTS,
+    LANE,
+    NUMBER_SLOTS,
+    PILE_BITS,
+    PILE_ENTRY,
+)
 from lostcards.engine.state import pile_entry  # noqa: F401  (re-exported for policies)
 from lostcards.engine.state import suit_of as _suit_of
 from lostcards.numba_cache import jit
@@ -135,6 +142,13 @@ def lane(cs, suit):
     if suit >= 5:
         return (cs[1] >> (SLOTS * suit - HI_BASE)) & LANE
     return (cs[0] >> (SLOTS * suit)) & LANE
+
+
+@jit(inline=True)
+def top_slot(lane_mask):
+    """The slot of a lane's highest number (3..11), 0 when it holds no number: the top of an
+    expedition, the one meaning every bot uses."""
+    return highest((lane_mask & NUMBER_SLOTS) | 1)
 
 
 @jit(inline=True)

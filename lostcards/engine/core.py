@@ -37,7 +37,6 @@ from __future__ import annotations
 from numba import types
 
 from lostcards.engine.apply import apply, apply_as, check, check_as, pass_held, step
-from lostcards.engine.bits import as_u64
 from lostcards.engine.deal import (
                                    add_to_hand,
                                    card_set,
@@ -52,6 +51,7 @@ from lostcards.engine.deal import (
                                    rules_block,
                                    set_deck,
 )
+from lostcards.engine.intrinsics import as_u64
 from lostcards.engine.layout import HI_BASE, LANE, NUMBER_SLOTS, STATE_WORDS
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, draw_pile, make_pass, make_play
 from lostcards.engine.state import (
@@ -73,7 +73,7 @@ from lostcards.engine.state import (
                                    hand_size,
                                    held,
                                    holds,
-                                   lane_cards,
+                                   lane_count,
                                    lane_investments,
                                    lane_of,
                                    lane_sum,
@@ -98,7 +98,7 @@ __all__ = [
     "rules_block", "set_deck", "STATE_WORDS", "DRAW_DECK", "DRAW_NONE", "TO_DISCARD",
     "TO_EXPEDITION", "draw_pile", "make_pass", "make_play", "END_CAPPED", "END_DECK",
     "END_HAND_EMPTY", "END_ILLEGAL", "END_NONE", "END_STALL", "HI_BASE", "LANE", "NUMBER_SLOTS",
-    "can_pass", "deck_left", "ended", "expedition_score", "hand_size", "holds", "lane_cards",
+    "can_pass", "deck_left", "ended", "expedition_score", "hand_size", "holds", "lane_count",
     "lane_investments", "lane_of", "lane_sum", "observe", "observe_as", "pile_top_card",
     "seat_to_move", "side_score", "suit_of", "STATE_TYPE", "MEM_TYPE",
 ]

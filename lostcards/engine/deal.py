@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lostcards.engine.bits import as_bytes, offset, stack_u64
+from lostcards.engine.intrinsics import as_bytes, offset, stack_u64
 from lostcards.engine.layout import (
     M_RNG,
     MEM_WORDS,
@@ -48,7 +48,7 @@ from lostcards.engine.state import (
     reached_at,
 )
 from lostcards.numba_cache import jit
-from lostcards.rules.cards import SLOTS, deck_codes
+from lostcards.rules.cards import SLOTS, aside_count, deck_codes
 from lostcards.rules.parameters import obs_values
 
 _I = np.int64
@@ -213,7 +213,7 @@ def rules_block(r) -> np.ndarray:
     put("pass_min", r.pass_min_hand)
     put("pass_twice", int(r.pass_twice))
     put("cards", n)
-    put("aside", n - n // 2 if r.players == 1 else 0)
+    put("aside", aside_count(r.players, n))
     put("all", *card_set(set(deck)))
     put("numbers", *card_set(c for c in set(deck) if c % SLOTS >= 3))
     put("doubles", *card_set(c for c in set(deck) if deck.count(c) == 2))

@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from lostcards.engine.bits import offset, popcount
+from lostcards.engine.bits import popcount
 from lostcards.engine.core import clear_round, set_deck
+from lostcards.engine.intrinsics import offset
 from lostcards.engine.layout import (
     R_ALL,
     R_ASIDE,
@@ -95,7 +96,9 @@ from lostcards.engine.observation import (
 )
 from lostcards.engine.state import NO_LIMIT, card_bit, card_word, hand_at, pile_entry
 from lostcards.numba_cache import jit
-from lostcards.rules.cards import SLOTS
+from lostcards.rules.cards import SLOTS, aside_count
+
+_aside_count = jit(inline=True)(aside_count)        # the rules' formula, compiled for the engine
 
 POOL_MAX = 128                 # room for every physical card of the largest deck (90)
 
@@ -139,7 +142,7 @@ def rules_from_obs(st, obs):
     st[R_PASS_TWICE] = rule(obs, RULE_PASS_TWICE)
     n = ns * (inv + popcount(nums) + popcount(extra))
     st[R_CARDS] = n
-    st[R_ASIDE] = n - n // 2 if p == 1 else 0
+    st[R_ASIDE] = _aside_count(p, n)
     one, two = deck_cards(obs)
     st[R_ALL] = one[0]
     st[R_ALL + 1] = one[1]

@@ -9,11 +9,10 @@ a move apart.  ``Illegal`` names every reason the engine refuses a move.
 """
 from __future__ import annotations
 
-from enum import IntEnum
-
 import numpy as np
 
 from lostcards.engine.layout import MOVE, PASS
+from lostcards.errors import MESSAGES, Illegal  # noqa: F401 (the engine's refusal codes, named here too)
 from lostcards.numba_cache import jit
 from lostcards.rules.cards import format_card, parse_card
 
@@ -30,50 +29,6 @@ _PLAY_END = _DRAW[0] + _DRAW[1].bit_length()        # a play's fields end below 
 MOVE_LIMIT = 1 << MOVE.bits            # every move code is below this
 _UNUSED = ((1 << MOVE.bits) - 1) & ~(((_CARD[1] << _CARD[0]) | (_TO[1] << _TO[0])
                                       | (_DRAW[1] << _DRAW[0]) | PASS_BIT))
-
-
-class Illegal(IntEnum):
-    """Why the engine refused a move (0 = legal); the round stops and nothing changes."""
-
-    NOT_HELD = 1
-    EXPEDITION_REFUSES = 2
-    EMPTY_PILE = 3
-    DRAW_BACK = 4
-    PASS_NOT_FOUR = 5
-    PASS_NOT_HELD = 6
-    NOT_A_MOVE = 7
-    LOG_FULL = 8
-    NO_SUCH_PILE = 9
-    DECK_EMPTY = 10
-    NO_DRAW = 11
-    SOLITAIRE_PILE = 12
-    PASS_HAND_SMALL = 13
-    PASS_TWICE = 14
-    ROUND_OVER = 15
-
-    @property
-    def message(self) -> str:
-        return MESSAGES[self]
-
-
-MESSAGES = {
-    Illegal.NOT_HELD: "the card played is not in the hand",
-    Illegal.EXPEDITION_REFUSES: "the expedition does not take that card (an investment after a "
-                                "number, or a number not higher than its highest)",
-    Illegal.EMPTY_PILE: "the draw names an empty discard pile",
-    Illegal.DRAW_BACK: "the draw takes back the card just discarded",
-    Illegal.PASS_NOT_FOUR: "only a 4-player game allows a pass",
-    Illegal.PASS_NOT_HELD: "the passed cards are not in the hand (copies counted)",
-    Illegal.NOT_A_MOVE: "not a move code",
-    Illegal.LOG_FULL: "the round is longer than the turn log",
-    Illegal.NO_SUCH_PILE: "the draw names a discard pile this ruleset does not have",
-    Illegal.DECK_EMPTY: "the draw names the deck, which is empty",
-    Illegal.NO_DRAW: "a turn must draw a card, off the deck or a discard pile",
-    Illegal.SOLITAIRE_PILE: "solitaire draws only off the deck, never off a discard pile",
-    Illegal.PASS_HAND_SMALL: "a pass needs a hand of at least pass_min_hand cards",
-    Illegal.PASS_TWICE: "a seat may not pass on two of its turns in a row (pass_twice is off)",
-    Illegal.ROUND_OVER: "the round is already over",
-}
 
 
 # the codes as plain ints, for numba (which returns them beside a 0)

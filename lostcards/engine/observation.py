@@ -16,9 +16,10 @@ policy that, by value.
 from __future__ import annotations
 
 from lostcards.engine.bits import leading_zeros as _clz
-from lostcards.engine.bits import offset, popcount
+from lostcards.engine.bits import popcount
 from lostcards.engine.cardsets import (  # noqa: F401  (re-exported for policies)
     HI_BASE,
+    INVESTMENT_SLOTS,
     LANE,
     NUMBER_SLOTS,
     PILE_ENTRY,
@@ -39,11 +40,14 @@ from lostcards.engine.cardsets import (  # noqa: F401  (re-exported for policies
     pile_lane,
     slot_of,
     suit_of,
+    top_slot,
     value_of,
     with_card,
     without,
 )
+from lostcards.engine.intrinsics import offset
 from lostcards.engine.layout import INFO, M_SCRATCH, OBS_RULES, OBS_RULES2, TOTALS
+from lostcards.engine.moves import TO_DISCARD
 from lostcards.engine.rng import below  # noqa: F401  (re-exported: a policy's random numbers)
 from lostcards.engine.state import expedition_score as _score
 from lostcards.engine.state import lane_sum
@@ -166,6 +170,15 @@ def legal_plays(obs):
     return (obs.hand & obs.acc0, obs.hand_hi & obs.acc0_hi)
 
 
+@jit(inline=True)
+def legal_draws(obs, card, to):
+    """Bit per suit: the discard piles this seat may draw from after playing `card` to `to` (a
+    pile holding cards, but not the one the card was just discarded onto).  The deck is the other
+    draw, legal while it holds cards; solitaire has no draw."""
+    gone = (1 << suit_of(card)) if to == TO_DISCARD else 0
+    return nonempty_piles(obs) & ~gone
+
+
 # ---- the table --------------------------------------------------------------------------------
 
 @jit(inline=True)
@@ -204,13 +217,13 @@ def expedition_sum(obs, sd, suit):
 
 @jit(inline=True)
 def expedition_investments(obs, sd, suit):
-    return popcount(expedition(obs, sd, suit) & 7)
+    return popcount(expedition(obs, sd, suit) & INVESTMENT_SLOTS)
 
 
 @jit(inline=True)
 def expedition_top(obs, sd, suit):
-    """The highest number of an expedition, 0 if it holds none."""
-    n = expedition(obs, sd, suit) & 0xFF8
+    """The value of an expedition's highest number, 0 if it holds none (``top_slot`` is its slot)."""
+    n = expedition(obs, sd, suit) & NUMBER_SLOTS
     return 63 - _clz(n) - 1 if n else 0
 
 

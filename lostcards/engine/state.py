@@ -16,6 +16,7 @@ from lostcards.engine.layout import (
     COUNTS2,
     HI_BASE,
     INFO,
+    INVESTMENT_SLOTS,
     LANE,
     OBS_RULES,
     PILE_BITS,
@@ -110,7 +111,7 @@ def _lane_table():
     t = np.zeros(1 << SLOTS, np.uint16)
     for m in range(1 << SLOTS):
         cards = bin(m).count("1")
-        inv = bin(m & 7).count("1")
+        inv = bin(m & INVESTMENT_SLOTS).count("1")
         total = sum(s - 1 for s in range(3, SLOTS) if m >> s & 1)
         t[m] = cards | (inv << 4) | (total << 6)
     return t
@@ -135,7 +136,8 @@ CLOSES = _closes()
 
 
 @jit(inline=True)
-def lane_cards(lane):
+def lane_count(lane):
+    """How many cards a lane holds."""
     return _I(LANE_TABLE[lane & LANE]) & 15
 
 

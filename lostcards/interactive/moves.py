@@ -15,7 +15,7 @@ from typing import Optional
 
 from lostcards.engine.moves import Illegal
 from lostcards.errors import CardError, IllegalMove
-from lostcards.reference.moves import Pass, Play
+from lostcards.reference.moves import Play
 from lostcards.rules.cards import parse_card, suit_of
 from lostcards.rules.scoring import expedition_refusal
 
@@ -123,50 +123,12 @@ def parse(line: str, rules) -> Command:
 
 
 def refusal(rnd, move) -> Optional[InputRefused]:
-    """Why the seat to move may not make `move` now, named as the engine names it; None when legal."""
+    """Why the seat to move may not make `move` now, with the engine's code for it; None when legal."""
     try:
         rnd.check(move)
         return None
     except IllegalMove as e:
-        reason = e.reason if hasattr(e, "reason") else str(e)
-    return InputRefused(reason, _name(rnd, move).name)
-
-
-def _name(rnd, move) -> Illegal:
-    """The engine's code (engine.moves.Illegal) for a move the reference refused."""
-    seat, players = rnd.seat, rnd.players
-    if rnd.ended:
-        return Illegal.ROUND_OVER
-    hand = list(rnd.hand(seat))
-    if isinstance(move, Pass):
-        if players != 4:
-            return Illegal.PASS_NOT_FOUR
-        a, b = move.cards
-        if a not in hand or (hand.remove(a) or b not in hand):
-            return Illegal.PASS_NOT_HELD
-        if len(rnd.hands[seat]) < rnd.rules.pass_min_hand:
-            return Illegal.PASS_HAND_SMALL
-        return Illegal.PASS_TWICE
-    if move.card not in hand:
-        return Illegal.NOT_HELD
-    if move.to == "expedition":
-        side = seat % 2 if players == 4 else seat
-        if expedition_refusal(rnd.expedition(side, suit_of(move.card)), move.card, rnd.letters):
-            return Illegal.EXPEDITION_REFUSES
-    d = move.draw
-    if players == 1:
-        if d == "deck":
-            return Illegal.DECK_EMPTY
-        return Illegal.SOLITAIRE_PILE
-    if d is None:
-        return Illegal.NO_DRAW
-    if d == "deck":
-        return Illegal.DECK_EMPTY
-    if isinstance(d, int) and not 0 <= d < rnd.rules.suits:
-        return Illegal.NO_SUCH_PILE
-    if move.to == "discard" and d == suit_of(move.card):
-        return Illegal.DRAW_BACK
-    return Illegal.EMPTY_PILE
+        return InputRefused(e.reason, e.code.name)
 
 
 def card_choice(cmd: Command) -> Play:

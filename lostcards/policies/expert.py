@@ -21,10 +21,11 @@ docs/expert.md.
 """
 from lostcards.engine.bits import highest, kth_bit, lowest, opaque, popcount
 from lostcards.engine.core import lane_sum, score_of
+from lostcards.engine.intrinsics import stack_floats, stack_words
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
 from lostcards.engine.observation import (
+    INVESTMENT_SLOTS,
     LANE,
-    NUMBER_SLOTS,
     RULE_BONUS_CARDS,
     RULE_BONUS_POINTS,
     RULE_COST,
@@ -47,6 +48,7 @@ from lostcards.engine.observation import (
     kth_card,
     kth_of_hand,
     lane,
+    legal_draws,
     pile_entry,
     pile_lane,
     pile_top,
@@ -60,9 +62,9 @@ from lostcards.engine.observation import (
     stall_count,
     suit_of,
     suits,
+    top_slot,
 )
 from lostcards.numba_cache import jit
-from lostcards.policies.scratch import stack_floats, stack_words
 from lostcards.rules.cards import SLOTS
 
 # parameter positions (declaration order of the Policy below)
@@ -112,12 +114,6 @@ E_KM = E_T + NS                # [suit]: the most plays the suit can take
 E_F = E_KM + NS                # [(suit + 1) * E_WL + k]: best total with k plays
 E_PK = E_F + (NS + 1) * E_WL   # [(suit + 1) * E_WL + k]: the suit's share of it
 E_LEN = E_PK + (NS + 1) * E_WL
-
-
-@jit(inline=True)
-def _top(ln):
-    """The slot of a lane's highest number, 0 when it holds none."""
-    return highest((ln & NUMBER_SLOTS) | 1)
 
 
 @jit(inline=True)
@@ -178,7 +174,7 @@ def _suit_value(params, wb, fb, cost, bc, bp, nums, s, top, ms, mc, mi, skip, ad
     live = hl & nums & _above(top)
     hs = lane_sum(live)
     hn = popcount(live)
-    hi = popcount(hl & 7) if top == 0 else 0
+    hi = popcount(hl & INVESTMENT_SLOTS) if top == 0 else 0
     if add >= 0:
         slot = slot_of(add)
         if slot < 3:
@@ -236,7 +232,7 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
         mi = wb[W_MI + s]
         cur = score_of(ms, mi, mc, cost, bc, bp)
         hl = wb[W_HAND + s]
-        inv = popcount(hl & 7) if top == 0 and use_inv else 0
+        inv = popcount(hl & INVESTMENT_SLOTS) if top == 0 and use_inv else 0
         live = hl & nums & _above(top)
         g0 = E_G + s * G_W
         mem[g0] = 0
@@ -327,8 +323,8 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
         live = hl & nums & _above(wb[W_TOP + s])
         card = -1
         if mem[E_CI + s * G_W + t] > 0:
-            if hl & 7:
-                card = card_of(s, lowest(hl & 7))
+            if hl & INVESTMENT_SLOTS:
+                card = card_of(s, lowest(hl & INVESTMENT_SLOTS))
         elif live != 0:
             if not high_first:
                 card = card_of(s, lowest(live))        # the plan lays the suit from the bottom
@@ -406,13 +402,13 @@ def _count_cards(obs, wb, fb, rho, nums, full, extra, n_deck, h):
         wb[W_U2 + s] = u2
         wb[W_PK1 + s] = pk1
         wb[W_PK2 + s] = pk2
-        wb[W_TOP + s] = _top(x0)
+        wb[W_TOP + s] = top_slot(x0)
         wb[W_MS + s] = lane_sum(x0)
         wb[W_MC + s] = mc0
-        wb[W_MI + s] = popcount(x0 & 7)
-        wb[W_OTOP + s] = _top(x1)
+        wb[W_MI + s] = popcount(x0 & INVESTMENT_SLOTS)
+        wb[W_OTOP + s] = top_slot(x1)
         wb[W_OC + s] = popcount(x1)
-        wb[W_OI + s] = popcount(x1 & 7)
+        wb[W_OI + s] = popcount(x1 & INVESTMENT_SLOTS)
     if p == 1:
         # solitaire discards leave the game unseen by the observation: one a turn
         # that laid nothing (which ones is not known, so they still count per card)
@@ -473,7 +469,7 @@ def expert_policy(obs, params, mem):
         live = hl & nums & _above(top)
         hs = lane_sum(live)
         hn = popcount(live)
-        hi = popcount(hl & 7) if top == 0 else 0
+        hi = popcount(hl & INVESTMENT_SLOTS) if top == 0 else 0
         wb[W_HS + s] = hs
         wb[W_HN + s] = hn
         wb[W_HV + s] = hi
@@ -672,9 +668,10 @@ def _draw(obs, params, wb, fb, cost, bc, bp, nums, n_deck, card, to, extend, rng
     best = DRAW_DECK
     best_v = NEG if extend else params[K_DRAWBASE]
     ties = 1
+    legal = legal_draws(obs, card, to)
     for s in range(n_suits):
         c = pile_top(obs, s)
-        if c < 0 or (to == TO_DISCARD and s == played):
+        if (legal >> s) & 1 == 0:
             continue
         top = wb[W_TOP + s]
         ms = wb[W_MS + s]

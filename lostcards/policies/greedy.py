@@ -30,11 +30,14 @@ It never passes (4 players).  Every move it makes is legal.
 from lostcards.engine.bits import highest
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
 from lostcards.engine.observation import (
+    INVESTMENT_SLOTS,
+    NUMBER_SLOTS,
     RULE_COST,
     expedition,
     hand_cards,
     hand_doubles,
     lane,
+    legal_draws,
     lowest_card,
     pile_top,
     players,
@@ -43,17 +46,11 @@ from lostcards.engine.observation import (
     slot_of,
     suit_of,
     suits,
+    top_slot,
     without,
 )
 from lostcards.engine.rng import below
 from lostcards.numba_cache import jit
-
-
-@jit(inline=True)
-def _top(lane_mask):
-    """The slot of an expedition's highest number, 0 if it holds none."""
-    n = lane_mask & 0xFF8
-    return highest(n) if n else 0
 
 
 @jit(inline=True)
@@ -86,7 +83,7 @@ def greedy_policy(obs, params, mem):
         slot = slot_of(c)
         ex = expedition(obs, sd, s)
         if ex != 0:
-            top = _top(ex)
+            top = top_slot(ex)
             if slot < 3:
                 gap = 0 if top == 0 else -1
             elif slot > top:
@@ -115,7 +112,7 @@ def greedy_policy(obs, params, mem):
             tot = 0
             nums = 0
             for src in (once, twice):
-                ln = lane(src, s) & 0xFF8
+                ln = lane(src, s) & NUMBER_SLOTS
                 while ln:
                     sl = highest(ln)
                     tot += sl - 1
@@ -132,8 +129,8 @@ def greedy_policy(obs, params, mem):
                         best_s = s
         if best_s >= 0:
             ln = lane(once, best_s)
-            inv = best_s * 12 + highest(ln & -ln) if ln & 7 else -1     # the lowest investment
-            nl = ln & 0xFF8
+            inv = best_s * 12 + highest(ln & -ln) if ln & INVESTMENT_SLOTS else -1     # the lowest investment
+            nl = ln & NUMBER_SLOTS
             low_num = best_s * 12 + highest(nl & -nl)                     # the lowest number
             if invest and inv >= 0 and best_sum >= cost + 10:
                 card = inv
@@ -150,7 +147,7 @@ def greedy_policy(obs, params, mem):
             s = suit_of(c)
             slot = slot_of(c)
             ex = expedition(obs, sd, s)
-            top = _top(ex)
+            top = top_slot(ex)
             value = slot - 1 if slot >= 3 else 10
             if (slot < 3 and top != 0) or (slot >= 3 and slot <= top):
                 use = 0                        # dead for this side
@@ -176,15 +173,14 @@ def greedy_policy(obs, params, mem):
     played_suit = suit_of(card)
     draw = DRAW_DECK
     best_gap = 1 << 20
+    legal = legal_draws(obs, card, to)
     for s in range(n_suits):
         t = pile_top(obs, s)
         ex = expedition(obs, sd, s)
-        if t < 0 or ex == 0:
-            continue
-        if to == TO_DISCARD and s == played_suit:
+        if (legal >> s) & 1 == 0 or ex == 0:
             continue
         slot = slot_of(t)
-        top = _top(ex)
+        top = top_slot(ex)
         if to == TO_EXPEDITION and s == played_suit and slot_of(card) >= 3:
             top = slot_of(card)                # the card just played is now the highest
         if slot >= 3 and slot > top:

@@ -39,6 +39,7 @@ from lostcards.engine.observation import (
     RULE_STALL_LIMIT,
     expedition_count,
     expedition_top,
+    legal_draws,
     pile_top,
     players,
     rule2,
@@ -67,15 +68,16 @@ def _mine(obs, code):
 
 
 @jit(inline=True)
-def _pile(obs, not_suit):
-    """The discard pile to stall on (-1: none): the highest top card this side can still lay on an
-    opened expedition; else the lowest top card the other side cannot lay (it leaves them nothing)."""
+def _pile(obs, legal):
+    """The discard pile to stall on (-1: none), among the `legal` ones (``legal_draws``): the highest
+    top card this side can still lay on an opened expedition; else the lowest top card the other
+    side cannot lay (it leaves them nothing)."""
     other = 1 - side(obs)
     best = -1
     best_v = -1000
     for s in range(suits(obs)):
         c = pile_top(obs, s)
-        if c < 0 or s == not_suit:
+        if (legal >> s) & 1 == 0:
             continue
         slot = slot_of(c)
         ot = expedition_top(obs, other, s)
@@ -106,7 +108,7 @@ def staller_policy(obs, params, mem):
         return move
     if to == TO_DISCARD and move_draw(move) != DRAW_DECK:
         return move                                    # expert's own pile draw: a stall turn already
-    pile = _pile(obs, suit_of(card))
+    pile = _pile(obs, legal_draws(obs, card, TO_DISCARD))
     if pile < 0:
         return move
     # start no run on a card that is no use here; join one every other seat kept going

@@ -14,7 +14,7 @@ from typing import IO, Iterable, Optional, Union
 from lostcards.errors import CardError, IllegalMove, MalformedRecord, RulesError
 from lostcards.reference.moves import Pass, Play
 from lostcards.reference.round import RECORD_FORMAT, Round
-from lostcards.rules.cards import deck_codes, format_card, parse_card
+from lostcards.rules.cards import aside_count, deck_codes, format_card, parse_card
 from lostcards.rules.ruleset import Ruleset, from_record
 
 TURN_KEYS = {"play", "to", "draw"}
@@ -164,11 +164,11 @@ def read_deal(rec) -> Deal:
     n = sum(full.values())
     in_play = len(deck) + sum(len(h) for h in hands)
     if players == 1:
-        if in_play != n // 2:
-            raise MalformedRecord(f"solitaire plays half the deck: hand and deck must hold {n // 2} cards, "
-                                  f"they hold {in_play}")
-        if aside is not None and len(aside) != n - n // 2:
-            raise MalformedRecord(f"the aside must hold the other half of the deck, {n - n // 2} cards, "
+        if in_play != n - aside_count(1, n):
+            raise MalformedRecord(f"solitaire plays half the deck: hand and deck must hold {n - aside_count(1, n)} "
+                                  f"cards, they hold {in_play}")
+        if aside is not None and len(aside) != aside_count(1, n):
+            raise MalformedRecord(f"the aside must hold the other half of the deck, {aside_count(1, n)} cards, "
                                   f"it holds {len(aside)}")
     elif in_play != n:
         raise MalformedRecord(f"the hands and the deck must be the full deck of {n} cards, they hold {in_play}")

@@ -21,10 +21,10 @@ from typing import Optional
 
 import numpy as np
 
-from lostcards.errors import IllegalMove
+from lostcards.errors import Illegal, IllegalMove
 from lostcards.reference.moves import Move, Pass, Play
 from lostcards.reference.observation import Observation, side_of
-from lostcards.rules.cards import deck_codes, format_card, is_investment, suit_of, value_of
+from lostcards.rules.cards import aside_count, deck_codes, format_card, is_investment, suit_of, value_of
 from lostcards.rules.outcome import Ending
 from lostcards.rules.ruleset import Ruleset
 from lostcards.rules.scoring import expedition_refusal, expedition_score
@@ -57,7 +57,7 @@ def deal(rules: Ruleset, seed: int, round_index: int):
     pos = 0
     aside = []
     if rules.players == 1:
-        pos = n - n // 2
+        pos = aside_count(1, n)
         aside = order[:pos]
     hands = []
     for _ in range(rules.players):
@@ -279,83 +279,90 @@ class Round:
 
     def _checked(self, move):
         if self.ended:
-            raise IllegalMove(f"the round is already over (ended by {self.ended_by} after turn {self.turn})")
+            raise IllegalMove(f"the round is already over (ended by {self.ended_by} after turn {self.turn})",
+                              Illegal.ROUND_OVER)
         if isinstance(move, Play):
             return self._check_play(move)
         if isinstance(move, Pass):
             return self._check_pass(move)
-        raise IllegalMove(f"a move is a Play or a Pass, got {move!r}")
+        raise IllegalMove(f"a move is a Play or a Pass, got {move!r}", Illegal.NOT_A_MOVE)
 
     def _check_play(self, move: Play):
         seat, rules, letters = self.seat, self.rules, self.rules.letters
         card = move.card
         if not self._valid_code(card):
-            raise IllegalMove(f"{card!r} is not a card of this ruleset")
+            raise IllegalMove(f"{card!r} is not a card of this ruleset", Illegal.NOT_A_MOVE)
         card = int(card)
         text = self.text(card)
         pos = self._position(seat, card)
         if pos < 0:
-            raise IllegalMove(f"{text} is not in seat {seat}'s hand")
+            raise IllegalMove(f"{text} is not in seat {seat}'s hand", Illegal.NOT_HELD)
         suit = suit_of(card)
         if move.to == "expedition":
             refusal = expedition_refusal(self.expedition(side_of(seat, self.players), suit), card, letters)
             if refusal:
-                raise IllegalMove(refusal)
+                raise IllegalMove(refusal, Illegal.EXPEDITION_REFUSES)
         elif move.to != "discard":
-            raise IllegalMove(f"a card goes to \"expedition\" or \"discard\", not {move.to!r}")
+            raise IllegalMove(f"a card goes to \"expedition\" or \"discard\", not {move.to!r}", Illegal.NOT_A_MOVE)
         draw = move.draw
         if self.players == 1:
             if draw is None:
                 pass
             elif isinstance(draw, str) and draw == "deck":
                 if self.deck_size == 0:
-                    raise IllegalMove("the deck is empty: once it is, a solitaire turn draws nothing")
+                    raise IllegalMove("the deck is empty: once it is, a solitaire turn draws nothing",
+                                      Illegal.DECK_EMPTY)
             else:
-                raise IllegalMove("solitaire draws only off the deck, never off a discard pile")
+                raise IllegalMove("solitaire draws only off the deck, never off a discard pile", Illegal.SOLITAIRE_PILE)
         else:
             if draw is None:
-                raise IllegalMove("a turn must draw a card, off the deck or a discard pile")
+                raise IllegalMove("a turn must draw a card, off the deck or a discard pile", Illegal.NO_DRAW)
             if isinstance(draw, str):
                 if draw != "deck":
-                    raise IllegalMove(f"a card is drawn off \"deck\" or a discard pile, not {draw!r}")
+                    raise IllegalMove(f"a card is drawn off \"deck\" or a discard pile, not {draw!r}",
+                                      Illegal.NO_SUCH_PILE)
                 if self.deck_size == 0:
-                    raise IllegalMove("the deck is empty")
+                    raise IllegalMove("the deck is empty", Illegal.DECK_EMPTY)
             elif isinstance(draw, (int, np.integer)) and not isinstance(draw, bool) and 0 <= draw < rules.suits:
                 draw = int(draw)
                 if move.to == "discard" and draw == suit:
                     raise IllegalMove(f"the card discarded this turn cannot be drawn back "
-                                      f"(drawing off the {letters[draw]} discard pile just discarded onto)")
+                                      f"(drawing off the {letters[draw]} discard pile just discarded onto)",
+                                      Illegal.DRAW_BACK)
                 if not self.discard_piles[draw]:
-                    raise IllegalMove(f"the {letters[draw]} discard pile is empty")
+                    raise IllegalMove(f"the {letters[draw]} discard pile is empty", Illegal.EMPTY_PILE)
             else:
-                raise IllegalMove(f"no discard pile {draw!r} in this ruleset")
+                raise IllegalMove(f"no discard pile {draw!r} in this ruleset", Illegal.NO_SUCH_PILE)
         return pos, draw
 
     def _check_pass(self, move: Pass):
         seat, rules = self.seat, self.rules
         if self.players != 4:
-            raise IllegalMove("only a 4-player game allows a pass")
+            raise IllegalMove("only a 4-player game allows a pass", Illegal.PASS_NOT_FOUR)
         cards = tuple(move.cards)
         if len(cards) != 2:
-            raise IllegalMove(f"a pass hands exactly 2 cards to the partner, not {len(cards)}")
+            raise IllegalMove(f"a pass hands exactly 2 cards to the partner, not {len(cards)}", Illegal.NOT_A_MOVE)
         for c in cards:
             if not self._valid_code(c):
-                raise IllegalMove(f"{c!r} is not a card of this ruleset")
+                raise IllegalMove(f"{c!r} is not a card of this ruleset", Illegal.NOT_A_MOVE)
         a, b = int(cards[0]), int(cards[1])
         pa = self._position(seat, a)
         if pa < 0:
-            raise IllegalMove(f"{self.text(a)} is not in seat {seat}'s hand, so it cannot be passed")
+            raise IllegalMove(f"{self.text(a)} is not in seat {seat}'s hand, so it cannot be passed",
+                              Illegal.PASS_NOT_HELD)
         pb = self._position(seat, b, skip=pa)
         if pb < 0:
             if a == b:
-                raise IllegalMove(f"seat {seat} holds only one {self.text(b)}, so it cannot pass two")
-            raise IllegalMove(f"{self.text(b)} is not in seat {seat}'s hand, so it cannot be passed")
+                raise IllegalMove(f"seat {seat} holds only one {self.text(b)}, so it cannot pass two",
+                                  Illegal.PASS_NOT_HELD)
+            raise IllegalMove(f"{self.text(b)} is not in seat {seat}'s hand, so it cannot be passed",
+                              Illegal.PASS_NOT_HELD)
         if len(self.hands[seat]) < rules.pass_min_hand:
             raise IllegalMove(f"a pass needs a hand of at least {rules.pass_min_hand} cards "
-                              f"(seat {seat} holds {len(self.hands[seat])})")
+                              f"(seat {seat} holds {len(self.hands[seat])})", Illegal.PASS_HAND_SMALL)
         if self._passed_last[seat] and not rules.pass_twice:
             raise IllegalMove(f"seat {seat} passed on its previous turn and may not pass on two "
-                              f"of its turns in a row (pass_twice is off)")
+                              f"of its turns in a row (pass_twice is off)", Illegal.PASS_TWICE)
         return pa, pb
 
     def apply(self, move: Move) -> None:
@@ -551,7 +558,7 @@ def play_round(rules: Ruleset, seed: int, round_index: int, policies, first: int
             rnd.apply(move)
         except IllegalMove as e:
             raise IllegalMove(f"the policy of seat {seat} made an illegal move on turn {rnd.turn + 1} "
-                              f"({move!r}): {e.reason}") from None
+                              f"({move!r}): {e.reason}", e.code) from None
         turns.append(turn_record(move, rules))
     return RoundResult(record=record, ended_by=rnd.ended_by, scores=rnd.scores, turns=rnd.turn,
                        stats=rnd.stats(), state=rnd)

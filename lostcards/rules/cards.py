@@ -93,6 +93,12 @@ def parse_card(text: object, rules) -> int:
     raise CardError(f"not a card: {text!r}")
 
 
+def aside_count(players: int, deck_size: int) -> int:
+    """Cards set aside unseen before the deal: solitaire plays half the deck (rounded down) and sets
+    the rest aside; 2 and 4 players set nothing aside."""
+    return deck_size - deck_size // 2 if players == 1 else 0
+
+
 def deck_codes(rules, players: int | None = None) -> list[int]:
     """The full deck of the ruleset in canonical order (physical id -> code)."""
     players = rules.players if players is None else players

@@ -25,20 +25,27 @@ from collections import OrderedDict
 import numpy as np
 from numba import types
 
-from lostcards.engine.bits import ptr
-from lostcards.engine.layout import M_RNG, MEM_WORDS
-from lostcards.engine.policy import OBS_TYPE, POLICY_SIG, PolicyType
+from lostcards.engine.intrinsics import alive, call_policy_at, policy_address, ptr, stack_words
+from lostcards.engine.layout import M_RNG, MEM_WORDS, OBS_FIELDS
+from lostcards.engine.policy import OBS_TYPE, POLICY_SIG
 from lostcards.numba_cache import jit
 
-STEP_SIG = types.int64(PolicyType, OBS_TYPE, types.float64[::1], types.uint64[::1])
+STEP_SIG = types.int64(types.int64, OBS_TYPE, types.float64[::1], types.uint64[::1])
 
 _M64 = (1 << 64) - 1
 
 
 @jit(nogil=True)
-def step(policy, obs, params, mem):
-    """The move `policy` makes from `obs` with its parameters and its seat's memory (kept by the caller)."""
-    return policy(obs, ptr(params), ptr(mem))
+def step(policy_at, obs, params, mem):
+    """The move of the policy at `policy_at` (``intrinsics.policy_address``) from `obs` with its
+    parameters and its seat's memory (kept by the caller)."""
+    words = stack_words(OBS_FIELDS)
+    for i in range(OBS_FIELDS):
+        words[i] = obs[i]
+    m = call_policy_at(policy_at, words, ptr(params), ptr(mem))
+    alive(params)
+    alive(mem)
+    return m
 
 
 def entries(policies, about=None) -> list:
@@ -63,29 +70,6 @@ def prepare(policies, about=None) -> float:
     return compile_all(entries(numba_ones, about)) if numba_ones else 0.0
 
 
-def _callable(kernel):
-    """The kernel as ``step`` takes it: its compiled address wrapped once (numba's conversion of a
-    dispatcher to a function value costs some 50 us a call), or the dispatcher itself should numba's
-    internals have moved."""
-    try:
-        from numba.core.types import WrapperAddressProtocol
-        from numba.experimental.function_type import _get_wrapper_address
-
-        class Address(WrapperAddressProtocol):
-            def __init__(self, addr, keep):
-                self.addr, self.keep = addr, keep          # `keep` holds the compiled code alive
-
-            def __wrapper_address__(self):
-                return self.addr
-
-            def signature(self):
-                return POLICY_SIG
-
-        return Address(_get_wrapper_address(kernel, POLICY_SIG), kernel)
-    except Exception:          # noqa: BLE001 - any failure here only costs speed
-        return kernel
-
-
 class Bridged:
     """A numba ``Policy`` as a reference-engine policy ``(observation, stream) -> Play | Pass``."""
 
@@ -98,7 +82,7 @@ class Bridged:
         self.kernel = policy.kernel
         self.params = np.ascontiguousarray(policy.params, np.float64)
         self._mems: OrderedDict = OrderedDict()      # id(stream) -> (stream, memory)
-        self._fn = None
+        self._at = None          # the policy's address (intrinsics.policy_address), made on first use
 
     def memory(self, stream) -> np.ndarray:
         """The seat memory that goes with `stream`: scratch words zero at the stream's first call."""
@@ -120,10 +104,10 @@ class Bridged:
         mem = self.memory(stream)
         s = stream.s
         mem[M_RNG:M_RNG + 4] = np.array(s, np.uint64)
-        if self._fn is None:
-            self._fn = _callable(self.kernel)
+        if self._at is None:
+            self._at = policy_address(self.kernel)
         # on a thread of its own (step releases the GIL): a Ctrl-C during a long decision is honoured at once
-        m = call(step, self._fn, from_observation(observation), self.params, mem)
+        m = call(step, self._at, from_observation(observation), self.params, mem)
         s[:] = [int(w) & _M64 for w in mem[M_RNG:M_RNG + 4]]
         return to_reference(int(m), observation.players)
 

@@ -16,7 +16,7 @@ from lostcards.engine import core, moves
 from lostcards.engine.policy import decider, decider_entry
 from lostcards.errors import BadArgument, IllegalMove, PolicyFailure
 from lostcards.policies import Policy, resolve
-from lostcards.rules.cards import deck_codes, format_card
+from lostcards.rules.cards import aside_count, deck_codes, format_card
 from lostcards.rules.outcome import Ending
 from lostcards.rules.ruleset import Ruleset
 from lostcards.rules.ruleset import rules as make_rules
@@ -299,7 +299,7 @@ def record_of(r: Ruleset, shuffled: list[int], log, first: int) -> dict:
     letters = r.letters
     fmt = lambda c: format_card(int(c), letters)  # noqa: E731
     n = len(shuffled)
-    off = n - n // 2 if r.players == 1 else 0
+    off = aside_count(r.players, n)
     h = r.hand_size
     hands = [[fmt(c) for c in shuffled[off + s * h: off + (s + 1) * h]] for s in range(r.players)]
     rec = {"format": "lostcards-round/1", "rules": r.to_record(), "players": r.players,

@@ -6,9 +6,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lostcards.analysis.stats import Estimate, share_ci
 from lostcards.errors import BatchError
 from lostcards.run.load import iter_shards, read_manifest
+from lostcards.stats import Estimate, half_width, share_ci
 
 _SEAT_STATS = ["plays", "discards", "deck_draws", "pile_draws", "passes"]
 
@@ -26,7 +26,6 @@ class _Moments:
         self.ss += int((x * x).sum())
 
     def estimate(self, level: float = 0.95) -> Estimate:
-        from scipy import stats as st
         n = self.n
         if n == 0:
             return Estimate(float("nan"), float("nan"), float("nan"), 0)
@@ -35,8 +34,8 @@ class _Moments:
             return Estimate(m, float("nan"), float("nan"), n)
         var = (self.ss - self.s * self.s / n) / (n - 1)
         se = float(np.sqrt(max(var, 0.0))) / np.sqrt(n)
-        q = st.t.ppf(0.5 + level / 2, n - 1)
-        return Estimate(m, m - q * se, m + q * se, n)
+        h = half_width(se, 1, n - 1, level)
+        return Estimate(m, m - h, m + h, n)
 
 
 class _Summary:

@@ -30,9 +30,10 @@ import math
 import numpy as np
 
 from lostcards.engine.apply import step
-from lostcards.engine.bits import alive, offset, ptr, stack_u64
+from lostcards.engine.intrinsics import alive, call_policy_at, offset, ptr, stack_floats, stack_u64, stack_words
 from lostcards.engine.core import deal, ended, load_rules, observe_as, side_score
 from lostcards.engine.determinize import POOL_MAX
+from lostcards.engine.playouts import deal_determinizations, play_outs
 from lostcards.engine.layout import (
     MAX_TURNS,
     MEM_WORDS,
@@ -72,9 +73,6 @@ from lostcards.engine.observation import (
 from lostcards.engine.rng import below, seed_stream
 from lostcards.numba_cache import jit
 from lostcards.policies.improve.decision import C_MAX, K_MAX, SE_FLOOR
-from lostcards.policies.improve.native import call_policy_at
-from lostcards.policies.improve.playouts import deal_determinizations, play_outs
-from lostcards.policies.scratch import stack_floats, stack_words
 from lostcards.policies.student.features import (
     C_DIM,
     K_DECK,
@@ -206,7 +204,7 @@ def _margin(st):
 
 @jit
 def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bparams, eparams,
-                  dets_a, states_a, pmems_a, vals_a, meta_a, s_a, c_a, gain_a, se_a, move_a, margin_a):
+                  dets_a, vals_a, meta_a, s_a, c_a, gain_a, se_a, move_a, margin_a):
     """Play round r of `seed` with improve(base) at every seat, labelling each choice (module
     docstring).  Returns (groups, rows, error): error is 0, or the engine's Illegal code of a move
     the teacher made (a bug).  margin_a[0]: side 0's margin (solitaire: its score) at the end."""
@@ -218,8 +216,6 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
     load_rules(st, ptr(rb))
     deal(st, mems, seed, r, first, 0)
     dets = ptr(dets_a)
-    states = ptr(states_a)
-    pmems = ptr(pmems_a)
     vals = ptr(vals_a)
     meta = ptr(meta_a)
     rows_s = ptr(s_a)
@@ -235,10 +231,9 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
     gain = stack_floats(C_MAX)
     se = stack_floats(C_MAX)
     s = stack_floats(S_DIM)
-    slots_a = np.zeros(C_MAX * K_MAX, np.int64)
-    chosen_a = np.zeros(C_MAX * K_MAX, np.int64)
-    slots = ptr(slots_a)
-    chosen = ptr(chosen_a)
+    pst = stack_words(STATE_WORDS)              # the play-outs' room: a state, a slot memory, 2 words
+    pmem = stack_u64(SLOT_MEM_WORDS)
+    one = stack_words(2)
     base = stack_words(STATE_WORDS)
     used = stack_words(2)
     need = stack_words(4)
@@ -299,7 +294,7 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
         stream = r * STREAM_ROUND + 2 * obs.turn
         seed_stream(rng, seed, r * STREAM_ROUND + obs.turn, DET_STREAM)
         deal_determinizations(dets, k, obs, disc[0], disc[1], base, used, need, pool, rng)
-        play_outs(obs, dets, k, cand, n, states, pmems, slots, chosen, vals, seed, stream, dec_at, bp)
+        play_outs(obs, dets, k, cand, n, pst, pmem, one, vals, seed, stream, dec_at, bp)
         _gains(vals, k, n, gain, se)
         m = bm
         if math.isfinite(gain[0]):
@@ -334,7 +329,7 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
                     else:
                         candidate_features(obs, K_PILE, pile_top(obs, d - 1), s, f)
                     set_expert(f, draw_is_expert(em, card, to, d))
-                play_outs(obs, dets, k, cand, n, states, pmems, slots, chosen, vals, seed, stream + 1, dec_at, bp)
+                play_outs(obs, dets, k, cand, n, pst, pmem, one, vals, seed, stream + 1, dec_at, bp)
                 _gains(vals, k, n, gain, se)
                 if math.isfinite(gain[0]):
                     j, explored = _choose(gain, se, n, z, explore, temp, erng)

@@ -62,10 +62,10 @@ def base_policy(base):
 def label_rounds(rules, base, seed: int, start: int, n: int, settings: TeacherSettings = TeacherSettings()):
     """(groups, candidates) DataFrames of rounds start..start+n-1 (module docstring)."""
     from lostcards.engine.deal import rules_block
-    from lostcards.engine.layout import SLOT_MEM_WORDS, STATE_WORDS
+    from lostcards.engine.intrinsics import decide_address, policy_address
+    from lostcards.engine.layout import STATE_WORDS
     from lostcards.policies import resolve
     from lostcards.policies.improve.decision import C_MAX, K_MAX
-    from lostcards.policies.improve.native import decide_address, policy_address
     from lostcards.training.kernel import G_FIELDS, MAX_GROUPS, teacher_round
     settings.check()
     b = base_policy(base)
@@ -75,8 +75,6 @@ def label_rounds(rules, base, seed: int, start: int, n: int, settings: TeacherSe
     pol_at, dec_at = policy_address(b.kernel), decide_address(b.kernel)
     k = settings.k
     dets = np.zeros(K_MAX * STATE_WORDS, np.int64)
-    states = np.zeros(C_MAX * k * STATE_WORDS, np.int64)
-    pmems = np.zeros(C_MAX * k * SLOT_MEM_WORDS, np.uint64)
     vals = np.zeros(C_MAX * k, np.float64)
     meta = np.zeros(MAX_GROUPS * G_FIELDS, np.int64)
     s = np.zeros(MAX_GROUPS * S_DIM, np.float64)
@@ -90,7 +88,7 @@ def label_rounds(rules, base, seed: int, start: int, n: int, settings: TeacherSe
     for r in range(start, start + n):
         first = r % rules.players
         ng, nr, err = teacher_round(rb, seed, r, first, k, settings.z, settings.explore, settings.temp, pol_at,
-                                    dec_at, bparams, eparams, dets, states, pmems, vals, meta, s, c, gain, se,
+                                    dec_at, bparams, eparams, dets, vals, meta, s, c, gain, se,
                                     move, margin)
         if err != 0:
             raise LostcardsError(f"the teacher made an illegal move in round {r} of seed {seed} (code {err})")

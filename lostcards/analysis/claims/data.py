@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 
 from lostcards.analysis.claims.declare import LOGGED, OPPONENT, SEARCH_TABLES, Setting
-from lostcards.analysis.stats import Estimate, mean_ci
+from lostcards.stats import Estimate, duplicate_margins, mean_ci
 
 
 @dataclass(frozen=True)
@@ -194,7 +194,7 @@ class Context:
         else:
             a1, b1 = score(a, b)
             b2, a2 = score(b, a)
-            m = (a1 - b1 + a2 - b2) / 2
+            m = duplicate_margins(a1, b1, a2, b2)
         return pd.DataFrame({"deal": np.arange(s, s + k), "margin": m})
 
     # -- search: its games against expert, every move logged ---------------------------------------

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Union
 
 from lostcards.analysis.claims.verdict import FAILING, FAILS, HOLDS, Expect, across_tables, combine, combine_bots
-from lostcards.analysis.stats import Estimate
+from lostcards.stats import Estimate
 
 # The bots whose rows decide the verdicts, per table: expert and the bots stronger than it (``STRONG``:
 # a new strong bot is one entry there, and one in ``data.Sizes`` if its games are costly), and those

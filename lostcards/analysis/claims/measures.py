@@ -10,7 +10,7 @@ import numpy as np
 
 from lostcards.analysis.claims.declare import Measure
 from lostcards.analysis.claims.verdict import described
-from lostcards.analysis.stats import cluster_mean, cluster_ratio, ols_clustered, quantiles
+from lostcards.stats import cluster_mean, cluster_ratio, ols_clustered, quantiles
 
 PERCENTILES = (("p10", 0.1, "10th percentile"), ("median", 0.5, "median"), ("p90", 0.9, "90th percentile"))
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lostcards.analysis.stats import cluster_mean
+from lostcards.stats import cluster_mean
 
 COLORS = {"random": "#9e9e9e", "greedy": "#e69f00", "expert": "#0072b2", "search": "#009e73",
           "opponent": "#56b4e9", "variant": "#cc79a7", "ref": "#d55e00"}

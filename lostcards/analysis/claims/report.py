@@ -263,7 +263,7 @@ def _improve_played(ctx) -> dict:
 
 def _search_margin(ctx) -> str:
     """Search's points a round minus expert's on their shared 2-player deals (its logged games)."""
-    from lostcards.analysis.stats import mean_ci
+    from lostcards.stats import mean_ci
     key = ("search-games", ctx.spec("search"), "2p")
     if not ctx.played_count(key):
         return "not measured in this run"

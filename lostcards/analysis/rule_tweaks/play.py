@@ -50,8 +50,8 @@ from lostcards.analysis.rule_tweaks.declare import (
 )
 from lostcards.analysis.rule_tweaks.rows import statement_rows
 from lostcards.analysis.stall import stall_check
-from lostcards.analysis.stats import mean_ci
 from lostcards.analysis.sweep import flag_table
+from lostcards.stats import mean_ci
 
 # the measuring bots against expert on duplicate deals: (bot, players, cell)
 BOT_PAIRS = [(STALLER, 2, "expeditions"), (STALLER, 4, "expeditions"),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from lostcards.analysis.claims.verdict import FAILING, FAILS, combine, simultaneous_level
 from lostcards.analysis.metrics import estimate, paired_diff
 from lostcards.analysis.rule_tweaks.declare import STATEMENTS, cell_values, compared, ruleset
-from lostcards.analysis.stats import mean_ci
+from lostcards.stats import mean_ci
 
 
 def _interval(t, bot: str, players: int, where: str, data, level: float, overrides=()) -> dict:

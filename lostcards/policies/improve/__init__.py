@@ -3,12 +3,12 @@
 ``improve:base=expert,k=128,z=2`` plays expert's move unless another move,
 played out by expert for every seat from the same ``k`` determinizations of the
 hidden cards, beats it by ``z`` standard errors of the paired difference
-(``decision``: the procedure; ``playouts``: the play-outs, shared with
-``lostcards analyze``; docs/bots.md the guide and the measured ladder).
+(``decision``: the procedure; ``engine.playouts``: the play-outs, shared with
+search, learned-mc and ``lostcards analyze``; docs/bots.md the guide and the measured ladder).
 
 One compiled kernel serves every base: the base is reached through the
 addresses of a small C-callable wrapper of its policy and of its decider
-(``native``), which ``params`` appends to the parameter values, followed by the
+(``engine.intrinsics``), which ``params`` appends to the parameter values, followed by the
 base's own parameters.  ``improved(policy)`` wraps any numba ``Policy`` (a
 user's own, with its parameter values); the registered ``improve`` takes
 ``base`` by name among the built-in numba policies.
@@ -43,7 +43,7 @@ class Improved(Policy):
 
     @property
     def params(self) -> np.ndarray:
-        from lostcards.policies.improve.native import decide_address, policy_address
+        from lostcards.engine.intrinsics import decide_address, policy_address
         b = self.base if self.base is not None else resolve("expert")
         at = np.array([policy_address(b.kernel), decide_address(b.kernel)], np.float64)
         return np.concatenate([super().params, at, b.params])

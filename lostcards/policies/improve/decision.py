@@ -4,7 +4,7 @@ Per decision (docs/bots.md, "improve"):
 
 1. B decides from the seat's own observation and memory, as it would alone.
 2. ``k`` determinizations of the hidden cards are dealt, consistent with what
-   the seat has seen (``playouts.deal_determinizations``), from a stream seeded
+   the seat has seen (``engine.playouts.deal_determinizations``), from a stream seeded
    by the seat's own stream words (read, not advanced, so B's later draws are
    the ones it would make alone) and the turn.
 3. *Plays*: B's move, then every play to an expedition and every discard, each
@@ -31,8 +31,8 @@ import math
 
 import numpy as np
 
-from lostcards.engine.bits import offset, stack_u64
 from lostcards.engine.determinize import POOL_MAX
+from lostcards.engine.intrinsics import call_policy_at, now_ns, offset, stack_floats, stack_u64, stack_words
 from lostcards.engine.layout import OBS_FIELDS, SEAT_MEM, SLOT_MEM_WORDS, STATE_WORDS
 from lostcards.engine.moves import (
     DRAW_DECK,
@@ -51,34 +51,29 @@ from lostcards.engine.observation import (
     deck_size,
     hand_cards,
     has,
+    legal_draws,
     legal_plays,
     lowest_card,
-    nonempty_piles,
     pile_top,
     players,
     scratch,
     side,
-    suit_of,
     suits,
     with_card,
     without,
 )
+from lostcards.engine.playouts import deal_determinizations, play_outs
 from lostcards.engine.rng import seed_stream
 from lostcards.numba_cache import jit
-from lostcards.policies.improve.native import call_policy_at
-from lostcards.policies.improve.playouts import deal_determinizations, play_outs
-from lostcards.policies.scratch import stack_floats, stack_words
-from lostcards.policies.search.clock import now_ns
 
 # parameter positions (declaration order in __init__.py), then the base's policy and decider
-# addresses (``native``), then the base policy's own parameters
+# addresses (``engine.intrinsics``), then the base policy's own parameters
 P_K, P_Z, P_SECONDS, P_BASE, P_POLICY_AT, P_DECIDE_AT = range(6)
 N_OWN = 6
 K_MAX = 256                        # determinizations a decision at most (the stack buffers' room)
 C_MAX = 48                         # candidates a decision at most (plays, discards, draws)
 SC_DISC = SEAT_MEM.count("scratch") - 2     # scratch words of the solitaire discards
 DETS_WORDS = K_MAX * STATE_WORDS           # the stack buffers' sizes (constants)
-MEMS_WORDS = K_MAX * SLOT_MEM_WORDS
 VALS_WORDS = C_MAX * K_MAX
 SE_FLOOR = 0.5                     # points: the standard error is at least SE_FLOOR / k (equal
                                    # differences on every determinization still need z of them)
@@ -92,14 +87,14 @@ def _dead(c, own, opp):
 
 
 @jit(inline=True)
-def _draw_for(p, c, to, bdraw, n_deck, piles):
+def _draw_for(obs, p, c, to, bdraw, n_deck):
     """B's draw if it is still legal after playing c to `to`, else the deck."""
     if p == 1:
         return DRAW_NONE
     if bdraw == DRAW_DECK or bdraw == DRAW_NONE:
         return DRAW_DECK
     s = bdraw - 1
-    if (piles >> s) & 1 == 0 or (to == TO_DISCARD and suit_of(c) == s):
+    if (legal_draws(obs, c, to) >> s) & 1 == 0:
         return DRAW_DECK if n_deck > 0 else bdraw
     return bdraw
 
@@ -174,15 +169,13 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
     own = accepted(obs, sd)
     opp = accepted(obs, sd ^ 1) if p > 1 else (np.int64(0), np.int64(0))
     n_deck = deck_size(obs)
-    piles = nonempty_piles(obs) if p > 1 else 0
     disc0 = np.int64(sc[SC_DISC]) if p == 1 else np.int64(0)
     disc1 = np.int64(sc[SC_DISC + 1]) if p == 1 else np.int64(0)
     # ---- buffers (stack)
     dets = stack_words(DETS_WORDS)
-    states = stack_words(DETS_WORDS)
-    mems = stack_u64(MEMS_WORDS)
-    slots = stack_words(K_MAX)
-    chosen = stack_words(K_MAX)
+    st = stack_words(STATE_WORDS)
+    mem = stack_u64(SLOT_MEM_WORDS)
+    one = stack_words(2)
     vals = stack_floats(VALS_WORDS)
     cand = stack_words(C_MAX)
     base = stack_words(STATE_WORDS)
@@ -205,7 +198,7 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
         c = lowest_card(rest)
         rest = without(rest, c)
         if not (bto == TO_EXPEDITION and c == bcard):
-            cand[n] = make_play(c, TO_EXPEDITION, _draw_for(p, c, TO_EXPEDITION, bdraw, n_deck, piles))
+            cand[n] = make_play(c, TO_EXPEDITION, _draw_for(obs, p, c, TO_EXPEDITION, bdraw, n_deck))
             n += 1
     dead_seen = bto == TO_DISCARD and _dead(bcard, own, opp)
     rest = hand_cards(obs)
@@ -218,14 +211,14 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
             if dead_seen:
                 continue
             dead_seen = True
-        cand[n] = make_play(c, TO_DISCARD, _draw_for(p, c, TO_DISCARD, bdraw, n_deck, piles))
+        cand[n] = make_play(c, TO_DISCARD, _draw_for(obs, p, c, TO_DISCARD, bdraw, n_deck))
         n += 1
     stream = obs.turn
     n_done = 0
     for j in range(n):
         if j > 0 and seconds > 0 and now_ns() >= t_end:
             break
-        play_outs(obs, dets, k, offset(cand, j), 1, states, mems, slots, chosen, offset(vals, j * k),
+        play_outs(obs, dets, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
                   seed, stream, decide_at, bparams)
         n_done += 1
     inc = _verdict(vals, k, 0, 1, n_done, z)
@@ -239,7 +232,7 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
     to = move_to(m)
     d0 = move_draw(m)
     j0 = n
-    gone = suit_of(card) if to == TO_DISCARD else -1
+    legal = legal_draws(obs, card, to)
     dead_seen = False
     if d0 != DRAW_DECK:
         t = pile_top(obs, d0 - 1)
@@ -248,7 +241,7 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
         cand[n] = make_play(card, to, DRAW_DECK)
         n += 1
     for s in range(suits(obs)):
-        if (piles >> s) & 1 == 0 or s == gone or draw_pile(s) == d0 or n >= C_MAX:
+        if (legal >> s) & 1 == 0 or draw_pile(s) == d0 or n >= C_MAX:
             continue
         t = pile_top(obs, s)
         if _dead(t, own, opp):
@@ -261,7 +254,7 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
     for j in range(j0, n):
         if seconds > 0 and now_ns() >= t_end:
             break
-        play_outs(obs, dets, k, offset(cand, j), 1, states, mems, slots, chosen, offset(vals, j * k),
+        play_outs(obs, dets, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
                   seed, stream, decide_at, bparams)
         n_done += 1
     return cand[_verdict(vals, k, inc, j0, n_done, z)]

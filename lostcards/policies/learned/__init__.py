@@ -16,43 +16,44 @@ from pathlib import Path
 
 import numpy as np
 
-from lostcards.errors import BadArgument
+from lostcards.errors import PolicyError
 from lostcards.policies import Float, Policy
 from lostcards.policies.learned.blueprint import FEATURES, N_WEIGHTS, learned_policy
+from lostcards.policies.registry import BROKEN
 
 WEIGHTS_FILE = Path(__file__).resolve().parent / "weights.json"
 
 
 def check_weights(weights, where: str = "weights") -> np.ndarray:
-    """`weights` as N_WEIGHTS finite floats; BadArgument in one line naming what is wrong otherwise."""
+    """`weights` as N_WEIGHTS finite floats; PolicyError in one line naming what is wrong otherwise."""
     try:
         w = np.asarray(weights, np.float64)
     except (TypeError, ValueError):
-        raise BadArgument(f"{where}: {N_WEIGHTS} finite numbers (one a feature), got "
+        raise PolicyError(f"{where}: {N_WEIGHTS} finite numbers (one a feature), got "
                           f"{type(weights).__name__} {str(weights)[:30]!r}") from None
     if w.shape != (N_WEIGHTS,):
         got = f"{w.size} numbers" if w.ndim == 1 else f"an array of shape {w.shape}"
-        raise BadArgument(f"{where}: {N_WEIGHTS} weights (one a feature of blueprint.FEATURES), got {got}")
+        raise PolicyError(f"{where}: {N_WEIGHTS} weights (one a feature of blueprint.FEATURES), got {got}")
     bad = np.flatnonzero(~np.isfinite(w))
     if bad.size:
-        raise BadArgument(f"{where}: the weight of {FEATURES[bad[0]]} is {w[bad[0]]}: finite numbers only")
+        raise PolicyError(f"{where}: the weight of {FEATURES[bad[0]]} is {w[bad[0]]}: finite numbers only")
     return w
 
 
 def load_weights(path=WEIGHTS_FILE) -> np.ndarray:
-    """The weights of a weights file (``lostcards train`` writes them), as N_WEIGHTS floats; BadArgument
+    """The weights of a weights file (``lostcards train`` writes them), as N_WEIGHTS floats; PolicyError
     in one line for a file that is not one."""
     where = f"{path}"
     try:
         data = json.loads(Path(path).read_bytes().decode("utf-8"))
     except OSError as e:
-        raise BadArgument(f"cannot read the weights file {where}: {e.strerror or e}") from None
+        raise PolicyError(f"cannot read the weights file {where}: {e.strerror or e}") from None
     except (UnicodeDecodeError, ValueError, RecursionError) as e:
         why = f"not JSON ({e.msg}, line {e.lineno})" if isinstance(e, json.JSONDecodeError) else "not JSON text"
-        raise BadArgument(f"{where} is not a weights file: {why}; lostcards train writes them "
+        raise PolicyError(f"{where} is not a weights file: {why}; lostcards train writes them "
                           "(weights.json, gen_NNN.json)") from None
     if not isinstance(data, dict) or "weights" not in data:
-        raise BadArgument(f"{where} is not a weights file: no \"weights\" in it; lostcards train writes them "
+        raise PolicyError(f"{where} is not a weights file: no \"weights\" in it; lostcards train writes them "
                           "(weights.json, gen_NNN.json)")
     w = data["weights"]
     if isinstance(w, dict):
@@ -61,16 +62,16 @@ def load_weights(path=WEIGHTS_FILE) -> np.ndarray:
         if missing or extra:
             which = (f"lacks {', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''} ({len(missing)} of "
                      f"{N_WEIGHTS})" if missing else f"has unknown features {', '.join(map(str, extra[:3]))}")
-            raise BadArgument(f"{where}: its \"weights\" {which}: one weight a feature of blueprint.FEATURES")
+            raise PolicyError(f"{where}: its \"weights\" {which}: one weight a feature of blueprint.FEATURES")
         w = [w[f] for f in FEATURES]
     if not isinstance(w, list) or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in w):
-        raise BadArgument(f"{where}: its \"weights\" are not {N_WEIGHTS} numbers")
+        raise PolicyError(f"{where}: its \"weights\" are not {N_WEIGHTS} numbers")
     return check_weights(w, where)
 
 
 def policy_of(weights, name: str = "learned", temp: float = 0.0) -> Policy:
     """A Policy playing the blueprint with these weights (``temp``: softmax temperature, 0 = argmax);
-    N_WEIGHTS finite weights and a temperature in 0..100, or BadArgument / PolicyError in one line."""
+    N_WEIGHTS finite weights and a temperature in 0..100, or PolicyError in one line."""
     w = check_weights(weights)
     params = {"temp": Float(0.0, 0.0, 100.0, "softmax temperature (0: the best option)")}
     params.update({f: Float(float(v), min(-1000.0, v), max(1000.0, v), "a feature's weight")
@@ -78,17 +79,6 @@ def policy_of(weights, name: str = "learned", temp: float = 0.0) -> Policy:
     return Policy(name, learned_policy, params, (temp, *map(float, w)),
                   doc="a linear blueprint over per-option features, its weights learned by self-play "
                       "(docs/learned.md)")
-
-
-def _shipped() -> np.ndarray:
-    """The shipped weights; a damaged or missing file says so on stderr (the learned policies then play
-    with all-zero weights, uniformly at random)."""
-    try:
-        return load_weights()
-    except BadArgument as e:
-        import sys
-        print(f"lostcards: warning: {e}; the learned policies play with all-zero weights", file=sys.stderr)
-        return np.zeros(N_WEIGHTS)
 
 
 def mc_policy_of(weights, samples: int = 800, candidates: int = 3, margin: float = 1.0,
@@ -108,6 +98,16 @@ def mc_policy_of(weights, samples: int = 800, candidates: int = 3, margin: float
                       "the blueprint on determinized deals (docs/learned.md)")
 
 
-LEARNED = dataclasses.replace(policy_of(_shipped()), compile_s=5.0)
-LEARNED_MC = dataclasses.replace(mc_policy_of(_shipped()), compile_s=10.0, slow=True)
-POLICIES = (LEARNED, LEARNED_MC)
+def _shipped() -> tuple:
+    """learned and learned-mc with the shipped weights.  A missing or corrupt weights.json leaves both
+    out, and asking for either says why in one line (never a bot playing at random)."""
+    try:
+        w = load_weights()
+    except PolicyError as e:
+        BROKEN["learned"] = BROKEN["learned-mc"] = str(e)
+        return ()
+    return (dataclasses.replace(policy_of(w), compile_s=5.0),
+            dataclasses.replace(mc_policy_of(w), compile_s=10.0, slow=True))
+
+
+POLICIES = _shipped()

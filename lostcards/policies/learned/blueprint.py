@@ -25,9 +25,12 @@ favoured.  It never passes (4 players).  Every move it makes is legal.
 """
 import numpy as np
 
-from lostcards.engine.bits import highest, popcount
+from lostcards.engine.bits import popcount
+from lostcards.engine.intrinsics import stack_floats, stack_words
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
 from lostcards.engine.observation import (
+    INVESTMENT_SLOTS,
+    NUMBER_SLOTS,
     RULE_COST,
     accepts,
     deck_size,
@@ -35,6 +38,7 @@ from lostcards.engine.observation import (
     hand_cards,
     lane,
     lane_score,
+    legal_draws,
     legal_plays,
     lowest_card,
     pile_top,
@@ -44,13 +48,13 @@ from lostcards.engine.observation import (
     slot_of,
     suit_of,
     suits,
+    top_slot,
     unseen,
     without,
 )
 from lostcards.engine.rng import below
 from lostcards.engine.state import lane_sum
 from lostcards.numba_cache import jit
-from lostcards.policies.scratch import stack_floats, stack_words
 
 PLAY_FEATURES = (
     "bias", "opens", "projection_gain", "score_gain", "score_gain_late", "hand_skipped", "unseen_skipped",
@@ -63,30 +67,61 @@ N_PLAY, N_DISC, N_DRAW = len(PLAY_FEATURES), len(DISCARD_FEATURES), len(DRAW_FEA
 N_WEIGHTS = N_PLAY + N_DISC + N_DRAW
 FEATURES = tuple(f"play.{f}" for f in PLAY_FEATURES) + tuple(f"discard.{f}" for f in DISCARD_FEATURES) + \
     tuple(f"draw.{f}" for f in DRAW_FEATURES)
-OFF_PLAY, OFF_DISC, OFF_DRAW = 1, 1 + N_PLAY, 1 + N_PLAY + N_DISC     # params[0] is temp
-NUMBERS = 0xFF8
+TEMP = 0                       # params[TEMP]: the softmax temperature, then the weights
 
 
-@jit(inline=True)
-def _top(ln):
-    n = ln & NUMBERS
-    return highest(n) if n else 0
+def weight_at(feature: str) -> int:
+    """Where a feature's weight sits in the policy's parameters (after ``temp``), by its name."""
+    return 1 + FEATURES.index(feature)
+
+
+# each weight's position, by name (the kernel reads params[PLAY_OPENS], never a bare offset)
+PLAY_BIAS = weight_at("play.bias")
+PLAY_OPENS = weight_at("play.opens")
+PLAY_PROJECTION_GAIN = weight_at("play.projection_gain")
+PLAY_SCORE_GAIN = weight_at("play.score_gain")
+PLAY_SCORE_GAIN_LATE = weight_at("play.score_gain_late")
+PLAY_HAND_SKIPPED = weight_at("play.hand_skipped")
+PLAY_UNSEEN_SKIPPED = weight_at("play.unseen_skipped")
+PLAY_INVESTMENT = weight_at("play.investment")
+PLAY_OPENS_LATE = weight_at("play.opens_late")
+PLAY_VALUE = weight_at("play.value")
+PLAY_HAND_ABOVE_AFTER = weight_at("play.hand_above_after")
+PLAY_OPENS_HAND_COUNT = weight_at("play.opens_hand_count")
+DISC_BIAS = weight_at("discard.bias")
+DISC_KEEP = weight_at("discard.keep")
+DISC_DEAD = weight_at("discard.dead")
+DISC_DANGER_OPENED = weight_at("discard.danger_opened")
+DISC_DANGER_UNOPENED = weight_at("discard.danger_unopened")
+DISC_INVESTMENT = weight_at("discard.investment")
+DISC_VALUE = weight_at("discard.value")
+DISC_LATE = weight_at("discard.late")
+DISC_SUIT_OPENED = weight_at("discard.suit_opened")
+DISC_KEEP_LATE = weight_at("discard.keep_late")
+DRAW_BIAS = weight_at("draw.bias")
+DRAW_GAIN = weight_at("draw.gain")
+DRAW_DEAD = weight_at("draw.dead")
+DRAW_DENY_OPENED = weight_at("draw.deny_opened")
+DRAW_DENY_UNOPENED = weight_at("draw.deny_unopened")
+DRAW_LATE = weight_at("draw.late")
+DRAW_GAIN_LATE = weight_at("draw.gain_late")
+DRAW_DECK_LAST = weight_at("draw.deck_last")
 
 
 @jit(inline=True)
 def _above(top):
-    return NUMBERS & ~((2 << top) - 1) if top > 0 else NUMBERS
+    return NUMBER_SLOTS & ~((2 << top) - 1) if top > 0 else NUMBER_SLOTS
 
 
 @jit(inline=True)
 def _projection(laid, hand, unseen_ln, p, cost):
     """A suit's projected score (see the module's text), as a float."""
-    top = _top(laid)
+    top = top_slot(laid)
     ab = _above(top)
     nums = lane_sum(laid) + lane_sum(hand & ab)
-    inv = popcount(laid & 7)
+    inv = popcount(laid & INVESTMENT_SLOTS)
     if top == 0 and nums >= cost:
-        inv += popcount(hand & 7)
+        inv += popcount(hand & INVESTMENT_SLOTS)
     return (nums + p * lane_sum(unseen_ln & ab) - cost) * (inv + 1)
 
 
@@ -105,7 +140,7 @@ def _danger(obs, o, s, slot, val):
     oex = expedition(obs, o, s)
     v = val if slot >= 3 else 3.0
     if oex != 0:
-        return v * (popcount(oex & 7) + 1) / 10.0, 0.0
+        return v * (popcount(oex & INVESTMENT_SLOTS) + 1) / 10.0, 0.0
     return 0.0, v / 10.0
 
 
@@ -136,7 +171,7 @@ MAX_OPTIONS = 64
 @jit(inline=True)
 def action_scores(obs, params, mem, cards, tos, scores):
     """Each legal action's score (with Gumbel noise when temp > 0) into cards / tos / scores; returns how many."""
-    temp = params[0]
+    temp = params[TEMP]
     sd = side(obs)
     o = 1 - sd
     np_ = players(obs)
@@ -171,24 +206,24 @@ def action_scores(obs, params, mem, cards, tos, scores):
         if (lane(acc, s) >> slot) & 1:
             laid = ex | bit
             after = _projection(laid, h2, ul, p, cost)
-            top = _top(ex)
+            top = top_slot(ex)
             skip = 0
             if slot >= 3:
                 skip = _above(top) & ((1 << slot) - 1)
             opens = 1.0 if ex == 0 else 0.0
             gain = (lane_score(obs, laid) - lane_score(obs, ex)) / 10.0
-            sc = params[OFF_PLAY]
-            sc += params[OFF_PLAY + 1] * opens
-            sc += params[OFF_PLAY + 2] * (after - now) / 10.0
-            sc += params[OFF_PLAY + 3] * gain
-            sc += params[OFF_PLAY + 4] * gain * late
-            sc += params[OFF_PLAY + 5] * popcount(h2 & skip) / 2.0
-            sc += params[OFF_PLAY + 6] * p * lane_sum(ul & skip) / 10.0
-            sc += params[OFF_PLAY + 7] * (1.0 if slot < 3 else 0.0)
-            sc += params[OFF_PLAY + 8] * opens * late
-            sc += params[OFF_PLAY + 9] * val / 10.0
-            sc += params[OFF_PLAY + 10] * popcount(h2 & _above(slot if slot >= 3 else top)) / 4.0
-            sc += params[OFF_PLAY + 11] * opens * popcount(h2) / 4.0
+            sc = params[PLAY_BIAS]
+            sc += params[PLAY_OPENS] * opens
+            sc += params[PLAY_PROJECTION_GAIN] * (after - now) / 10.0
+            sc += params[PLAY_SCORE_GAIN] * gain
+            sc += params[PLAY_SCORE_GAIN_LATE] * gain * late
+            sc += params[PLAY_HAND_SKIPPED] * popcount(h2 & skip) / 2.0
+            sc += params[PLAY_UNSEEN_SKIPPED] * p * lane_sum(ul & skip) / 10.0
+            sc += params[PLAY_INVESTMENT] * (1.0 if slot < 3 else 0.0)
+            sc += params[PLAY_OPENS_LATE] * opens * late
+            sc += params[PLAY_VALUE] * val / 10.0
+            sc += params[PLAY_HAND_ABOVE_AFTER] * popcount(h2 & _above(slot if slot >= 3 else top)) / 4.0
+            sc += params[PLAY_OPENS_HAND_COUNT] * opens * popcount(h2) / 4.0
             cards[n] = c
             tos[n] = TO_EXPEDITION
             scores[n] = sc + _gumbel(mem, temp)
@@ -197,16 +232,16 @@ def action_scores(obs, params, mem, cards, tos, scores):
         keep = (now - _worth(ex, h2, ul, p, cost)) / 10.0
         dead = 1.0 if (accepts(obs, sd, s) >> slot) & 1 == 0 else 0.0
         dz_o, dz_u = _danger(obs, o, s, slot, val) if np_ > 1 else (0.0, 0.0)
-        sc = params[OFF_DISC]
-        sc += params[OFF_DISC + 1] * keep
-        sc += params[OFF_DISC + 2] * dead
-        sc += params[OFF_DISC + 3] * dz_o
-        sc += params[OFF_DISC + 4] * dz_u
-        sc += params[OFF_DISC + 5] * (1.0 if slot < 3 else 0.0)
-        sc += params[OFF_DISC + 6] * val / 10.0
-        sc += params[OFF_DISC + 7] * late
-        sc += params[OFF_DISC + 8] * (1.0 if ex != 0 else 0.0)
-        sc += params[OFF_DISC + 9] * keep * late
+        sc = params[DISC_BIAS]
+        sc += params[DISC_KEEP] * keep
+        sc += params[DISC_DEAD] * dead
+        sc += params[DISC_DANGER_OPENED] * dz_o
+        sc += params[DISC_DANGER_UNOPENED] * dz_u
+        sc += params[DISC_INVESTMENT] * (1.0 if slot < 3 else 0.0)
+        sc += params[DISC_VALUE] * val / 10.0
+        sc += params[DISC_LATE] * late
+        sc += params[DISC_SUIT_OPENED] * (1.0 if ex != 0 else 0.0)
+        sc += params[DISC_KEEP_LATE] * keep * late
         cards[n] = c
         tos[n] = TO_DISCARD
         scores[n] = sc + _gumbel(mem, temp)
@@ -219,7 +254,7 @@ def action_scores(obs, params, mem, cards, tos, scores):
 @jit(inline=True)
 def best_draw(obs, params, mem, card, to):
     """The draw after playing `card` to `to` (2 and 4 players): the deck scores 0, each legal pile its features."""
-    temp = params[0]
+    temp = params[TEMP]
     sd = side(obs)
     o = 1 - sd
     np_ = players(obs)
@@ -237,11 +272,10 @@ def best_draw(obs, params, mem, card, to):
     draw = DRAW_DECK
     best = 0.0 + _gumbel(mem, temp) if d > 0 else -1e300
     ties = 1
+    legal = legal_draws(obs, card, to)
     for s in range(suits(obs)):
         t = pile_top(obs, s)
-        if to == TO_DISCARD and s == cs:
-            continue                  # the card just discarded (or, under it, the old top)
-        if t < 0:
+        if (legal >> s) & 1 == 0:
             continue
         slot = slot_of(t)
         ex = expedition(obs, sd, s)
@@ -252,20 +286,20 @@ def best_draw(obs, params, mem, card, to):
         val = slot - 1.0 if slot >= 3 else 0.0
         now = _worth(ex, hl, ul, p, cost)
         gain = (_worth(ex, hl | (1 << slot), ul, p, cost) - now) / 10.0
-        top = _top(ex)
+        top = top_slot(ex)
         if slot < 3:
             dead = 1.0 if top > 0 else 0.0
         else:
             dead = 1.0 if slot <= top else 0.0
         dz_o, dz_u = _danger(obs, o, s, slot, val)
-        sc = params[OFF_DRAW]
-        sc += params[OFF_DRAW + 1] * gain
-        sc += params[OFF_DRAW + 2] * dead
-        sc += params[OFF_DRAW + 3] * dz_o
-        sc += params[OFF_DRAW + 4] * dz_u
-        sc += params[OFF_DRAW + 5] * late
-        sc += params[OFF_DRAW + 6] * gain * late
-        sc += params[OFF_DRAW + 7] * (1.0 if d <= np_ else 0.0)
+        sc = params[DRAW_BIAS]
+        sc += params[DRAW_GAIN] * gain
+        sc += params[DRAW_DEAD] * dead
+        sc += params[DRAW_DENY_OPENED] * dz_o
+        sc += params[DRAW_DENY_UNOPENED] * dz_u
+        sc += params[DRAW_LATE] * late
+        sc += params[DRAW_GAIN_LATE] * gain * late
+        sc += params[DRAW_DECK_LAST] * (1.0 if d <= np_ else 0.0)
         sc += _gumbel(mem, temp)
         take, ties = _better(sc, best, ties, mem)
         if take:

@@ -21,16 +21,15 @@ the blueprint's own move.
 import numpy as np
 
 from lostcards.engine.apply import step
-from lostcards.engine.bits import offset, stack_u64
-from lostcards.engine.core import observe_as, side_score
-from lostcards.engine.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
-from lostcards.engine.layout import MAX_TURNS, R_SIMPLE, S_SEAT, STATE_WORDS
+from lostcards.engine.core import observe_as
+from lostcards.engine.determinize import POOL_MAX, sample
+from lostcards.engine.intrinsics import offset, stack_floats, stack_u64, stack_words
+from lostcards.engine.layout import R_SIMPLE, S_SEAT, STATE_WORDS
 from lostcards.engine.moves import make_play
 from lostcards.engine.observation import deck_size, players, seat
-from lostcards.engine.state import ended
+from lostcards.engine.playouts import determinization_base, play_to_end, side_margin
 from lostcards.numba_cache import jit
 from lostcards.policies.learned.blueprint import MAX_OPTIONS, action_scores, best_draw, blueprint_move
-from lostcards.policies.scratch import stack_floats, stack_words
 
 K_SAMPLES, K_CANDIDATES, K_MARGIN = 0, 1, 2
 N_OWN = 3                     # the blueprint's parameters start here
@@ -38,19 +37,13 @@ MAX_CANDIDATES = 16
 
 
 @jit(inline=True)
-def _play_out(st, bp, rng, cards, tos, scores):
-    """Every seat plays the blueprint until the round ends."""
-    fast = st[R_SIMPLE] != 0
-    for _ in range(MAX_TURNS):
-        if ended(st):
-            return
-        s = st[S_SEAT]
-        if fast:
-            m = blueprint_move(observe_as(st, s, True), bp, rng, cards, tos, scores)
-        else:
-            m = blueprint_move(observe_as(st, s, False), bp, rng, cards, tos, scores)
-        if step(st, m) != 0:
-            return
+def _blueprint_rule(st, ctx):
+    """The blueprint's move for the seat to move in `st` (every seat shares the stream in `ctx`)."""
+    bp, rng, cards, tos, scores = ctx
+    s = st[S_SEAT]
+    if st[R_SIMPLE] != 0:
+        return blueprint_move(observe_as(st, s, True), bp, rng, cards, tos, scores)
+    return blueprint_move(observe_as(st, s, False), bp, rng, cards, tos, scores)
 
 
 @jit
@@ -97,12 +90,10 @@ def learned_mc_policy(obs, params, mem):
     deal = stack_u64(4)
     for i in range(4):
         rng[i] = mem[i]
-    base_from_obs(base, obs, used)
-    n_pool = hidden_pool(obs, (np.int64(0), np.int64(0)), used, pool)
-    needs(obs, need)
+    n_pool = determinization_base(obs, (np.int64(0), np.int64(0)), base, used, need, pool)
     n_deck = deck_size(obs)
     me = seat(obs)
-    sd = me & 1 if p == 4 else me
+    ctx = (bp, rng, cards, tos, scores)
     for _ in range(n_samples):
         for i in range(4):
             deal[i] = rng[i]
@@ -111,8 +102,8 @@ def learned_mc_policy(obs, params, mem):
                 rng[i] = deal[i]             # the same deal for every candidate
             sample(st, base, STATE_WORDS, pool, n_pool, need, n_deck, rng)
             if step(st, moves[j]) == 0:
-                _play_out(st, bp, rng, cards, tos, scores)
-                total[j] += side_score(st, sd) - side_score(st, 1 - sd)
+                play_to_end(st, _blueprint_rule, ctx)
+                total[j] += side_margin(st, me, p)
             else:
                 total[j] -= 1e9
     best = 0                                  # the blueprint's own first choice keeps its place

@@ -41,6 +41,7 @@ from lostcards.errors import BadArgument
 from lostcards.policies.learned import load_weights, policy_of
 from lostcards.policies.learned.blueprint import FEATURES, N_WEIGHTS
 from lostcards.rules.ruleset import rules as make_rules
+from lostcards.stats import duplicate_margins
 
 Z_GATE = 1.645          # one-sided 95%
 FORMAT = "lostcards-learned/1"
@@ -95,7 +96,7 @@ def duplicate(rules, a, b, deals: int, seed: int, start: int, threads) -> np.nda
     g1 = play(rules, a, b, rounds=deals, seed=seed, start=start, first=-1, threads=threads)
     g2 = play(rules, b, a, rounds=deals, seed=seed, start=start, first=-1, threads=threads)
     s1, s2 = g1.scores, g2.scores
-    return ((s1[:, 0] - s1[:, 1]) + (s2[:, 1] - s2[:, 0])) / 2.0
+    return duplicate_margins(s1[:, 0], s1[:, 1], s2[:, 1], s2[:, 0])
 
 
 def _mean_se(x: np.ndarray) -> tuple:

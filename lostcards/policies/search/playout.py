@@ -17,27 +17,26 @@ operations a suit:
 - draw: a discard-pile top that extends an opened expedition by at most one
   skipped number, else the deck (solitaire: nothing to choose).
 
-``playout`` plays a state to its end with this rule for every seat.
+``playout`` plays a state to its end with this rule for every seat (``engine.playouts.play_to_end``).
 """
 from __future__ import annotations
 
-from lostcards.engine.bits import highest, lowest, popcount
-from lostcards.engine.cardsets import card_of, slot_of
+from lostcards.engine.bits import lowest, popcount
+from lostcards.engine.cardsets import card_of, slot_of, top_slot
 from lostcards.engine.core import (
     accepted,
     deck_left,
     draw_options,
-    ended,
     expeditions,
     held,
     lane_of,
     lane_sum,
     pile_top_slot,
-    step,
     suit_of,
 )
-from lostcards.engine.layout import MAX_TURNS, NUMBER_SLOTS, R_COST, R_PLAYERS, R_SUITS, S_SEAT
+from lostcards.engine.layout import INVESTMENT_SLOTS, NUMBER_SLOTS, R_COST, R_PLAYERS, R_SUITS, S_SEAT
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_play
+from lostcards.engine.playouts import play_to_end
 from lostcards.numba_cache import jit
 
 OPEN_HOPE = 12          # points an opened suit is expected to gain from cards still to come
@@ -46,10 +45,10 @@ LATE = 3               # ... this much a card missing
 
 
 @jit(inline=True)
-def _top(el):
-    """The slot of an expedition's highest number; 2 (just below the 2) when it has none."""
-    n = el & NUMBER_SLOTS
-    return highest(n) if n else 2
+def _floor(el):
+    """The slot a gap above an expedition counts from: its top (``top_slot``), else 2 (just below
+    the number 2)."""
+    return max(top_slot(el), 2)
 
 
 @jit(inline=True)
@@ -84,7 +83,7 @@ def playout_move(st):
         el = lane_of(e0, e1, s)
         al = lane_of(a0, a1, s)
         pl = hl & al
-        top = _top(el)
+        top = _floor(el)
         opened = el != 0
         if pl:
             c = lowest(pl)
@@ -96,7 +95,7 @@ def playout_move(st):
                     best_open = card_of(s, c)
             else:
                 v = lane_sum(pl) + OPEN_HOPE - cost - (c - 3 if c > 3 else 0) \
-                    + 2.0 * popcount(pl & 7) * (popcount(pl & NUMBER_SLOTS) >= 3)
+                    + 2.0 * popcount(pl & INVESTMENT_SLOTS) * (popcount(pl & NUMBER_SLOTS) >= 3)
                 if left < LATE_DECK:
                     v -= LATE * (LATE_DECK - left)
             if v > best_pv:
@@ -158,7 +157,7 @@ def playout_draw(st, card, to):
         t = pile_top_slot(st, s)
         el = lane_of(e0, e1, s)
         al = lane_of(a0, a1, s)
-        top = _top(el)
+        top = _floor(el)
         if to == TO_EXPEDITION and s == cs_suit:
             el |= 1 << cslot
             if cslot >= 3:
@@ -172,13 +171,14 @@ def playout_draw(st, card, to):
     return best
 
 
+@jit(inline=True)
+def playout_rule(st, ctx):
+    """``playout_move`` as a rule of ``engine.playouts.play_to_end`` (`ctx` unused)."""
+    return playout_move(st)
+
+
 @jit
 def playout(st):
     """Play the state to the end of the round with the greedy rule for every seat; False if a
     move was refused (a bug: the rule makes legal moves only)."""
-    for _ in range(MAX_TURNS):
-        if ended(st):
-            return True
-        if step(st, playout_move(st)) != 0:
-            return False
-    return ended(st)
+    return play_to_end(st, playout_rule, 0)

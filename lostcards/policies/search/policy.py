@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lostcards.engine.bits import kth_bit, popcount, stack_u64
+from lostcards.engine.bits import kth_bit, popcount
 from lostcards.engine.cardsets import both, has
 from lostcards.engine.core import (
     accepted,
@@ -34,11 +34,11 @@ from lostcards.engine.core import (
     ended,
     held,
     pass_held,
-    side_score,
     step,
     suit_of,
 )
-from lostcards.engine.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
+from lostcards.engine.determinize import POOL_MAX, sample
+from lostcards.engine.intrinsics import now_ns, stack_floats, stack_u64, stack_words
 from lostcards.engine.layout import MAX_TURNS, S_SEAT, STATE_WORDS
 from lostcards.engine.moves import (
     DRAW_NONE,
@@ -51,9 +51,8 @@ from lostcards.engine.moves import (
     move_to,
 )
 from lostcards.engine.observation import below, deck_size, kth_card, players, scratch, seat
+from lostcards.engine.playouts import determinization_base, side_margin
 from lostcards.numba_cache import jit
-from lostcards.policies.scratch import stack_floats, stack_words
-from lostcards.policies.search.clock import now_ns
 from lostcards.policies.search.playout import playout, playout_draw, playout_move
 from lostcards.policies.search.tree import (
     N_CHILD,
@@ -113,14 +112,6 @@ def _untried_pass(nd, node, h0, h1, d0, d1, k):
 
 
 @jit(inline=True)
-def _reward(st, me, p):
-    if p == 1:
-        return side_score(st, 0) / SCALE
-    sd = me & 1
-    return (side_score(st, sd) - side_score(st, sd ^ 1)) / SCALE
-
-
-@jit(inline=True)
 def _others(st, me):
     """Play the other seats' turns with the play-out rule until `me` is to move or the round ends."""
     for _ in range(MAX_TURNS):
@@ -155,9 +146,7 @@ def search(obs, params, mem):
     rng = stack_u64(4)
     for i in range(4):
         rng[i] = mem[i]
-    base_from_obs(base, obs, used)
-    n_pool = hidden_pool(obs, disc, used, pool)
-    needs(obs, need)
+    n_pool = determinization_base(obs, disc, base, used, need, pool)
     n_deck = deck_size(obs)
     cap = min(2 * iters + 8, TREE_NODES)
     nd = stack_words(TREE_WORDS)
@@ -267,7 +256,7 @@ def search(obs, params, mem):
             depth += 1
             step(st, make_play(move_card(a), move_to(a), nd[node * NODE_WORDS]))
         playout(st)
-        r = _reward(st, me, p)
+        r = side_margin(st, me, p) / SCALE
         for i in range(depth):
             j = path[i]
             nd[j * NODE_WORDS + N_VISITS] += 1

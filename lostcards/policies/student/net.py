@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lostcards.engine.bits import offset
+from lostcards.engine.intrinsics import offset, stack_floats
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, draw_pile, make_play
 from lostcards.engine.observation import (
     deck_size,
@@ -36,7 +36,6 @@ from lostcards.engine.observation import (
 from lostcards.engine.rng import below
 from lostcards.numba_cache import jit
 from lostcards.policies.expert import EXPERT
-from lostcards.policies.scratch import stack_floats
 from lostcards.policies.student.features import (
     C_DIM,
     K_DECK,

@@ -1,4 +1,5 @@
-"""Estimates with intervals: the one estimator module of the package.
+"""Estimates with intervals: the one estimator module of the package (the ground floor: it imports
+nothing of lostcards, so every layer may use it).
 
 Every estimate carries its interval, its sample size and, where its data come
 in clusters (the turns or seats of one round, the two games of a duplicate
@@ -7,6 +8,8 @@ re-stated at another confidence level (``Estimate.at``): the claims report
 widens the intervals that decide its verdicts to a simultaneous level
 (Bonferroni) once it knows how many there are.
 
+- ``half_width``: the one interval formula (q x sd / sqrt(n), t or normal);
+  ``duplicate_margins``: the one paired margin of duplicate deals.
 - ``mean_ci``: mean, t interval; ``share_ci``: proportion, Wilson interval.
 - ``cluster_mean``, ``cluster_ratio``, ``cluster_diff``: means, pooled ratios
   and differences of means of events that come in clusters (linearised
@@ -31,6 +34,22 @@ def _quantile(level: float, df: float) -> float:
     """The two-sided critical value of a t (or, for df = inf, normal) interval."""
     p = 0.5 + level / 2
     return float(_st.norm.ppf(p) if not np.isfinite(df) else _st.t.ppf(p, df))
+
+
+Z95 = _quantile(0.95, INF)        # 1.959963984540054: the normal 95% critical value
+
+
+def half_width(spread: float, n: int = 1, df: float = INF, level: float = 0.95) -> float:
+    """Half the two-sided interval at `level`: q x spread / sqrt(n), q from t on `df` degrees of
+    freedom (the normal when df is infinite); `spread` is the standard deviation of n values, or
+    a standard error already (n = 1)."""
+    return _quantile(level, df) * spread / math.sqrt(n)
+
+
+def duplicate_margins(a1, b1, a2, b2):
+    """A's margin over B on each duplicate deal, both seatings averaged: (a1 - b1 + a2 - b2) / 2
+    (a1, b1: the scores of game 1, A on side A; a2, b2: game 2, the seats swapped)."""
+    return (a1 - b1 + a2 - b2) / 2.0
 
 
 @dataclass(frozen=True)
@@ -68,7 +87,7 @@ class Estimate:
             raise ValueError("a bootstrap interval cannot be re-stated at another level")
         if not np.isfinite(self.se):
             return replace(self, level=level)
-        h = _quantile(level, self.df) * self.se
+        h = half_width(self.se, 1, self.df, level)
         lo, hi = self.bounds
         return replace(self, ci_low=max(self.estimate - h, lo), ci_high=min(self.estimate + h, hi), level=level)
 
@@ -84,7 +103,7 @@ def _t_estimate(m: float, se: float, df: float, n: int, clusters: int, level: fl
                 bounds=(-INF, INF)) -> Estimate:
     if not np.isfinite(se) or df < 1:
         return Estimate(m, NAN, NAN, n, clusters, se, df, level, "t", bounds)
-    h = _quantile(level, df) * se
+    h = half_width(se, 1, df, level)
     return Estimate(m, max(m - h, bounds[0]), min(m + h, bounds[1]), n, clusters, se, df, level, "t", bounds)
 
 
@@ -105,7 +124,7 @@ def share_ci(successes, n: int, level: float = 0.95) -> Estimate:
     if n == 0:
         return _empty()
     p = float(successes) / n
-    z = float(_st.norm.ppf(0.5 + level / 2))
+    z = _quantile(level, INF)
     d = 1 + z * z / n
     c = (p + z * z / (2 * n)) / d
     h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d

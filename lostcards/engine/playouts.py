@@ -1,0 +1,119 @@
+"""Determinized play-outs: the one play-out toolkit of search, improve, learned-mc and analyze.
+
+- ``determinization_base`` builds, once a decision, what every determinization
+  of one seat's observation shares (the known part of the state, the pool of
+  cards the seat cannot see, how many each place needs); ``engine.determinize.sample``
+  then deals one uniform shuffle of the pool from it.
+- ``deal_determinizations`` deals ``k`` of them into ``dets``, one state block each.
+- ``play_outs`` applies each of ``n_moves`` candidate moves to every one of
+  them and plays the round out with one policy for every seat, through that
+  policy's decider (``engine.policy``), called at its address
+  (``intrinsics.decide_address``: one compiled play-out serves every policy);
+  ``out[j * k + i]`` is the seat's ``side_margin`` after move j on
+  determinization i, NaN when the move is not legal there, +inf when the
+  play-out broke the rules (a bug of the play-out policy).
+- ``play_to_end`` plays one state out with a rule on the full state (search's
+  play-out rule); ``side_margin`` is what a seat gets from an ended round: its
+  side's score less the other side's (its score in solitaire).
+
+Common random numbers: determinization i gets the same policy streams
+``(seed, stream * 1_000_003 + i, 1 + seat)`` whatever the move, and every seat's
+scratch words start at zero, so the differences between two moves on one
+determinization are paired.  Every buffer is the caller's (a raw pointer): the
+analysis hands heap arrays, the bots stack buffers, and nothing here allocates.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from lostcards.engine.apply import step
+from lostcards.engine.core import ended, side_score
+from lostcards.engine.determinize import base_from_obs, hidden_pool, needs, sample
+from lostcards.engine.intrinsics import call_decide_at, offset
+from lostcards.engine.layout import M_RNG, MAX_TURNS, MEM_WORDS, SLOT_MEM_WORDS, STATE_WORDS
+from lostcards.engine.observation import deck_size, players, seat
+from lostcards.engine.rng import seed_stream
+from lostcards.numba_cache import jit
+
+STREAM_STRIDE = 1_000_003
+
+
+@jit(inline=True)
+def side_margin(st, me, p):
+    """Seat `me`'s side's score less the other side's in the ended round `st` (solitaire: the score)."""
+    if p == 1:
+        return np.float64(side_score(st, 0))
+    sd = me & 1
+    return np.float64(side_score(st, sd) - side_score(st, sd ^ 1))
+
+
+@jit(inline=True)
+def determinization_base(obs, disc, base, used, need, pool):
+    """What every determinization of `obs` shares, for ``sample``: the known state into `base` (a
+    state block), the hidden cards into `pool` (``POOL_MAX``; their count is returned), how many
+    each hidden place needs into `need` (4); `disc`: solitaire discards (they left the game), else
+    (0, 0); `used`: 2 words of scratch."""
+    base_from_obs(base, obs, used)
+    n_pool = hidden_pool(obs, disc, used, pool)
+    needs(obs, need)
+    return n_pool
+
+
+@jit(inline=True)
+def deal_determinizations(dets, k, obs, disc0, disc1, base, used, need, pool, rng):
+    """`k` determinizations of what the seat of `obs` cannot see into `dets` (k state blocks),
+    shuffled with `rng`; `disc0`, `disc1`: solitaire discards (they left the game), else 0.
+    Scratch: `base` (a state block), `used` (2 words), `need` (4), `pool` (``POOL_MAX``)."""
+    n_pool = determinization_base(obs, (disc0, disc1), base, used, need, pool)
+    n_deck = deck_size(obs)
+    for i in range(k):
+        sample(offset(dets, i * STATE_WORDS), base, STATE_WORDS, pool, n_pool, need, n_deck, rng)
+
+
+@jit(inline=True)
+def play_to_end(st, rule, ctx):
+    """Play state `st` to the end of its round, every seat moving by ``rule(st, ctx)``: the one
+    play-out loop.  False if a move was refused (a bug of the rule) or the round ran past
+    ``MAX_TURNS``."""
+    for _ in range(MAX_TURNS):
+        if ended(st):
+            return True
+        if step(st, rule(st, ctx)) != 0:
+            return False
+    return ended(st)
+
+
+@jit(inline=True)
+def decided_at(st, ctx):
+    """The move of the decider at ``ctx[0]`` (``intrinsics.decide_address``) for the seat to move
+    in `st`: ctx = (address, the round's slot memory, params, 2 words of scratch)."""
+    decide_at, mem, params, one = ctx
+    one[0] = 0                                  # the slot list: state 0 of `st`
+    call_decide_at(decide_at, st, mem, one, 1, params, offset(one, 1))
+    return one[1]
+
+
+@jit
+def play_outs(obs, dets, k, moves, n_moves, st, mem, one, out, seed, stream, decide_at, params):
+    """out[j * k + i]: the side margin of moves[j] played out from determinization i by the decider
+    at `decide_at` (``intrinsics.decide_address``) with `params` for every seat (module
+    docstring).  Room: `st` a state block, `mem` a slot memory (``SLOT_MEM_WORDS``), `one` 2 words."""
+    me = seat(obs)
+    p = players(obs)
+    ctx = (decide_at, mem, params, one)
+    for j in range(n_moves):
+        for i in range(k):
+            s = j * k + i
+            d = offset(dets, i * STATE_WORDS)
+            for w in range(STATE_WORDS):
+                st[w] = d[w]
+            for w in range(SLOT_MEM_WORDS):
+                mem[w] = np.uint64(0)
+            for q in range(p):         # the same policy streams on determinization i, whatever the move
+                seed_stream(offset(mem, q * MEM_WORDS + M_RNG), seed, stream * STREAM_STRIDE + i, 1 + q)
+            if step(st, moves[j]) != 0:
+                out[s] = np.nan
+            elif play_to_end(st, decided_at, ctx):
+                out[s] = side_margin(st, me, p)
+            else:
+                out[s] = np.inf        # the play-out policy broke the rules (a bug)
