@@ -30,10 +30,9 @@ import math
 import numpy as np
 
 from lostcards.engine.apply import step
-from lostcards.engine.intrinsics import alive, call_policy_at, offset, ptr, stack_floats, stack_u64, stack_words
 from lostcards.engine.core import deal, ended, load_rules, observe_as, side_score
 from lostcards.engine.determinize import POOL_MAX
-from lostcards.engine.playouts import deal_determinizations, play_outs
+from lostcards.engine.intrinsics import alive, call_policy_at, offset, ptr, stack_floats, stack_u64, stack_words
 from lostcards.engine.layout import (
     MAX_TURNS,
     MEM_WORDS,
@@ -70,6 +69,7 @@ from lostcards.engine.observation import (
     with_card,
     without,
 )
+from lostcards.engine.playouts import deal_determinizations, play_outs
 from lostcards.engine.rng import below, seed_stream
 from lostcards.numba_cache import jit
 from lostcards.policies.improve.decision import C_MAX, K_MAX, SE_FLOOR

@@ -20,17 +20,17 @@ def hint(rnd, seat: int, samples: int, seed: int) -> dict:
     and its margin, and the paired difference `by` [lo, hi] (positive: the bot's move is ahead)."""
     from lostcards.analysis.analyze import candidates, move_text
     from lostcards.analysis.analyze_kernel import MARGINS_SIG, margins
-    from lostcards.stats import mean_ci
     from lostcards.engine.convert import from_observation
     from lostcards.engine.deal import card_set
+    from lostcards.engine.intrinsics import decide_address
     from lostcards.engine.moves import from_reference
     from lostcards.engine.policy import decider_entry
     from lostcards.numba_cache import Entry, compile_all
     from lostcards.policies import resolve
-    from lostcards.engine.intrinsics import decide_address
     from lostcards.rules.streams import Stream
     from lostcards.run.bridge import prepare, python_policy
     from lostcards.run.threads import call
+    from lostcards.stats import mean_ci
 
     rules = rnd.rules
     bot = resolve(HINT_BOT)
