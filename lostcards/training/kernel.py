@@ -347,6 +347,4 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
     margin_a[0] = _margin(st)
     alive(st_a)
     alive(mem_a)
-    alive(slots_a)
-    alive(chosen_a)
     return g, n_rows, err

@@ -22,7 +22,8 @@ quickest road to a student at least as strong as expert.
 """
 from __future__ import annotations
 
-from lostcards.engine.bits import highest, offset, popcount, stack_u64
+from lostcards.engine.bits import highest, popcount
+from lostcards.engine.intrinsics import offset, stack_u64
 from lostcards.engine.layout import MEM_WORDS
 from lostcards.engine.moves import is_pass, move_card, move_draw, move_to
 from lostcards.engine.observation import (
