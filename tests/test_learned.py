@@ -55,7 +55,7 @@ def test_mc_legal(preset, players):
 
 
 def test_training_is_reproducible(tmp_path):
-    from lostcards.policies.learned.train import Settings, train
+    from lostcards.training.selfplay import Settings, train
     st = Settings(generations=1, seed=7, pairs=1, deals=10, gate=4000, pool=1)
     w1 = train(st, tmp_path / "a", say=lambda m: None)
     w2 = train(st, tmp_path / "b", say=lambda m: None)
@@ -67,8 +67,8 @@ def test_training_is_reproducible(tmp_path):
 def test_training_imports_no_other_policy():
     """The training code never imports expert (nor any other policy): checked on its source."""
     folder = PACKAGE / "policies" / "learned"
-    for f in [folder / "train.py", folder / "blueprint.py", folder / "rollout.py", folder / "__init__.py",
-              PACKAGE / "cli" / "train.py"]:
+    for f in [PACKAGE / "training" / "selfplay.py", folder / "blueprint.py", folder / "rollout.py",
+              folder / "__init__.py", PACKAGE / "cli" / "train.py"]:
         for node in ast.walk(ast.parse(f.read_text())):
             names = []
             if isinstance(node, ast.Import):

@@ -39,8 +39,8 @@ from lostcards.errors import BadArgument, LostcardsError
 def train(generations, seed, out, rules_text, pairs, pool, deals, gate, sigma, lr, reference, ref_deals, init, threads):
     """Learn the learned blueprint's weights by self-play, gated against the previous generation."""
     from lostcards.policies import resolve, split_policies
-    from lostcards.policies.learned.train import Settings, parse_rulesets
-    from lostcards.policies.learned.train import train as run
+    from lostcards.training.selfplay import Settings, parse_rulesets
+    from lostcards.training.selfplay import train as run
     try:
         if not out.strip():
             raise BadArgument("--out '' is not allowed: a folder for the run's files")

@@ -26,8 +26,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from lostcards.policies.student.features import C_DIM, S_DIM
-from lostcards.policies.student.net import H1, H2, LAYOUT, N_WEIGHTS
+from lostcards.policies.student import C_DIM, H1, H2, LAYOUT, N_WEIGHTS, S_DIM
 
 EXPERT_PRIOR = 3.0
 CLIP = 10.0                    # points: the regression sees centred targets within +-CLIP

@@ -1,7 +1,7 @@
 """The teacher's data: rounds played by improve(base), every choice labelled, as Parquet shards.
 
 ``label_rounds`` plays rounds ``start .. start + n - 1`` of a seed with the
-numba teacher (``kernel.teacher_round``) and returns two tables: *groups*
+numba teacher (``policies.student.teacher_round``) and returns two tables: *groups*
 (one row a labelled choice: round, turn, seat, stage 0 action / 1 draw, the
 number of candidates, which was played, whether it was an exploration move,
 and the seat's ``S_DIM`` information-set features ``s0..``) and *candidates*
@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from lostcards.errors import LostcardsError
-from lostcards.policies.student.features import C_DIM, S_DIM
+from lostcards.policies.student import C_DIM, S_DIM
 
 DEFAULT_K = 64
 
@@ -65,8 +65,7 @@ def label_rounds(rules, base, seed: int, start: int, n: int, settings: TeacherSe
     from lostcards.engine.intrinsics import decide_address, policy_address
     from lostcards.engine.layout import STATE_WORDS
     from lostcards.policies import resolve
-    from lostcards.policies.improve.decision import C_MAX, K_MAX
-    from lostcards.training.kernel import G_FIELDS, MAX_GROUPS, teacher_round
+    from lostcards.policies.student import C_MAX, G_FIELDS, K_MAX, MAX_GROUPS, teacher_round
     settings.check()
     b = base_policy(base)
     rb = rules_block(rules)

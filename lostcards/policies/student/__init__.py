@@ -20,7 +20,8 @@ import numpy as np
 from lostcards.errors import PolicyError
 from lostcards.policies import Float, Policy
 from lostcards.policies.expert import EXPERT
-from lostcards.policies.student.net import LAYOUT, N_WEIGHTS, student_policy
+from lostcards.policies.student.features import C_DIM, S_DIM
+from lostcards.policies.student.net import H1, H2, LAYOUT, N_WEIGHTS, student_policy
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
 FORMAT = "lostcards-student/1"
@@ -118,5 +119,17 @@ def student_of(weights=None, name: str = "student", temp: float = 0.0, source: s
 STUDENT = dataclasses.replace(student_of(), compile_s=20.0, improvable=True, test_rounds=20_000)
 POLICIES = (STUDENT,)
 
-__all__ = ["FORMAT", "LAYOUT", "N_WEIGHTS", "POLICIES", "STUDENT", "Student", "load_weights", "read_weights",
+__all__ = ["C_DIM", "FORMAT", "H1", "H2", "LAYOUT", "N_WEIGHTS", "POLICIES", "S_DIM", "STUDENT",
+           "Student", "load_weights", "read_weights",
            "student_of", "weights_path", "write_weights"]
+
+# the teacher's round (``teacher.py``: improve labelling the student's data) and the room it needs,
+# imported when first asked for: it brings in improve, whose bases list every bot, this one included
+_TEACHER = ("C_MAX", "G_FIELDS", "K_MAX", "MAX_GROUPS", "teacher_round")
+
+
+def __getattr__(name):
+    if name in _TEACHER:
+        from lostcards.policies.student import teacher
+        return getattr(teacher, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from lostcards.engine.bits import highest, popcount
 from lostcards.engine.intrinsics import offset, stack_u64
-from lostcards.engine.layout import MEM_WORDS
+from lostcards.engine.layout import INVESTMENT_SLOTS, MEM_WORDS, NUMBER_SLOTS
 from lostcards.engine.moves import is_pass, move_card, move_draw, move_to
 from lostcards.engine.observation import (
     accepts,
@@ -53,7 +53,7 @@ GLOBAL_DIM = 8
 S_DIM = NS * SUIT_DIM + GLOBAL_DIM
 C_DIM = 4 + 2 + SUIT_DIM + 7
 K_PLAY, K_DISCARD, K_DECK, K_PILE = range(4)
-NUMBERS = 0xFF8
+NUMBERS = NUMBER_SLOTS
 
 
 @jit(inline=True)
@@ -68,13 +68,13 @@ def suit_block(obs, s, f, un):
     sd = side(obs)
     ex = expedition(obs, sd, s)
     f[0] = lane_sum(ex) / 10.0
-    f[1] = popcount(ex & 7) / 3.0
+    f[1] = popcount(ex & INVESTMENT_SLOTS) / 3.0
     f[2] = _top_value(ex) / 10.0
     f[3] = 1.0 if ex != 0 else 0.0
     if players(obs) > 1:
         ox = expedition(obs, sd ^ 1, s)
         f[4] = lane_sum(ox) / 10.0
-        f[5] = popcount(ox & 7) / 3.0
+        f[5] = popcount(ox & INVESTMENT_SLOTS) / 3.0
         f[6] = _top_value(ox) / 10.0
         f[7] = 1.0 if ox != 0 else 0.0
     else:
@@ -83,7 +83,7 @@ def suit_block(obs, s, f, un):
     hl = lane(hand_cards(obs), s)
     f[8] = popcount(hl) / 4.0
     f[9] = lane_sum(hl) / 10.0
-    f[10] = popcount(hl & 7) / 3.0
+    f[10] = popcount(hl & INVESTMENT_SLOTS) / 3.0
     ul = lane(un, s)
     f[11] = lane_sum(ul) / 10.0
     f[12] = popcount(ul & NUMBERS) / 9.0

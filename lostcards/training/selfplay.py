@@ -38,8 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from lostcards.errors import BadArgument
-from lostcards.policies.learned import load_weights, policy_of
-from lostcards.policies.learned.blueprint import FEATURES, N_WEIGHTS
+from lostcards.policies.learned import FEATURES, N_WEIGHTS, load_weights, policy_of
 from lostcards.rules.ruleset import rules as make_rules
 from lostcards.stats import duplicate_margins
 
