@@ -69,3 +69,26 @@ def below(s, n):
             m = (next64(s) >> _U(32)) * un
             low = m & _U(0xFFFFFFFF)
     return np.int64(m >> _U(32))
+
+
+@jit(inline=True)
+def gumbel(s, temp):
+    """temp x a Gumbel(0, 1) draw from stream `s` (0 when temp is 0: the argmax): added to each
+    option's score, the best then is a softmax(score / temp) sample."""
+    if temp <= 0.0:
+        return 0.0
+    u = (below(s, 1 << 30) + 0.5) / 1073741824.0
+    return -temp * np.log(-np.log(u))
+
+
+@jit(inline=True)
+def takes_lead(v, best, ties, s):
+    """Whether an option scoring `v` takes the lead from `best`; equal scores share it at random from
+    stream `s` (no option is favoured by its order).  Returns (takes it, the new tie count)."""
+    if v > best:
+        return True, 1
+    if v == best:
+        ties += 1
+        return below(s, ties) == 0, ties
+    return False, ties
+

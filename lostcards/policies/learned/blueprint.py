@@ -23,7 +23,6 @@ Weights ``W`` (``N_WEIGHTS`` numbers: play, then discard, then draw), names in
 ``FEATURES``.  Ties are broken at random from the seat's stream, so no suit is
 favoured.  It never passes (4 players).  Every move it makes is legal.
 """
-import numpy as np
 
 from lostcards.engine.bits import popcount
 from lostcards.engine.intrinsics import stack_floats, stack_words
@@ -52,7 +51,7 @@ from lostcards.engine.observation import (
     unseen,
     without,
 )
-from lostcards.engine.rng import below
+from lostcards.engine.rng import gumbel, takes_lead
 from lostcards.engine.state import lane_sum
 from lostcards.numba_cache import jit
 
@@ -144,25 +143,6 @@ def _danger(obs, o, s, slot, val):
     return 0.0, v / 10.0
 
 
-@jit(inline=True)
-def _gumbel(mem, temp):
-    """temp x a Gumbel(0, 1) draw from the seat's stream (0 when temp is 0: the argmax)."""
-    if temp <= 0.0:
-        return 0.0
-    u = (below(mem, 1 << 30) + 0.5) / 1073741824.0
-    return -temp * np.log(-np.log(u))
-
-
-@jit(inline=True)
-def _better(sc, best, ties, mem):
-    """Whether an option scoring `sc` takes the lead from `best` (ties: one more tied, at random).
-    Returns (takes it, the new tie count)."""
-    if sc > best:
-        return True, 1
-    if sc == best:
-        ties += 1
-        return below(mem, ties) == 0, ties
-    return False, ties
 
 
 MAX_OPTIONS = 64
@@ -226,7 +206,7 @@ def action_scores(obs, params, mem, cards, tos, scores):
             sc += params[PLAY_OPENS_HAND_COUNT] * opens * popcount(h2) / 4.0
             cards[n] = c
             tos[n] = TO_EXPEDITION
-            scores[n] = sc + _gumbel(mem, temp)
+            scores[n] = sc + gumbel(mem, temp)
             n += 1
         # the card as a discard
         keep = (now - _worth(ex, h2, ul, p, cost)) / 10.0
@@ -244,7 +224,7 @@ def action_scores(obs, params, mem, cards, tos, scores):
         sc += params[DISC_KEEP_LATE] * keep * late
         cards[n] = c
         tos[n] = TO_DISCARD
-        scores[n] = sc + _gumbel(mem, temp)
+        scores[n] = sc + gumbel(mem, temp)
         n += 1
         rest = without(rest, c)
         c = lowest_card(rest)
@@ -270,7 +250,7 @@ def best_draw(obs, params, mem, card, to):
     cs = suit_of(card)
     hand_after = without(once, card)
     draw = DRAW_DECK
-    best = 0.0 + _gumbel(mem, temp) if d > 0 else -1e300
+    best = 0.0 + gumbel(mem, temp) if d > 0 else -1e300
     ties = 1
     legal = legal_draws(obs, card, to)
     for s in range(suits(obs)):
@@ -300,8 +280,8 @@ def best_draw(obs, params, mem, card, to):
         sc += params[DRAW_LATE] * late
         sc += params[DRAW_GAIN_LATE] * gain * late
         sc += params[DRAW_DECK_LAST] * (1.0 if d <= np_ else 0.0)
-        sc += _gumbel(mem, temp)
-        take, ties = _better(sc, best, ties, mem)
+        sc += gumbel(mem, temp)
+        take, ties = takes_lead(sc, best, ties, mem)
         if take:
             best = sc
             draw = 1 + s
@@ -316,7 +296,7 @@ def blueprint_move(obs, params, mem, cards, tos, scores):
     ties = 1
     k = 0
     for i in range(n):
-        take, ties = _better(scores[i], best, ties, mem)
+        take, ties = takes_lead(scores[i], best, ties, mem)
         if take:
             best = scores[i]
             k = i

@@ -33,7 +33,7 @@ from lostcards.engine.observation import (
     suits,
     without,
 )
-from lostcards.engine.rng import below
+from lostcards.engine.rng import gumbel, takes_lead
 from lostcards.numba_cache import jit
 from lostcards.policies.expert import EXPERT
 from lostcards.policies.student.features import (
@@ -107,24 +107,6 @@ def score(w, a, c, h1):
     return out
 
 
-@jit(inline=True)
-def _gumbel(mem, temp):
-    if temp <= 0.0:
-        return 0.0
-    u = (below(mem, 1 << 30) + 0.5) / 1073741824.0
-    return -temp * np.log(-np.log(u))
-
-
-@jit(inline=True)
-def _better(v, best, ties, mem):
-    """Whether a candidate scoring `v` takes the lead from `best`; equal scores share it at random
-    from the seat's stream (no suit is favoured).  Returns (takes it, the new tie count)."""
-    if v > best:
-        return True, 1
-    if v == best:
-        ties += 1
-        return below(mem, ties) == 0, ties
-    return False, ties
 
 
 @jit(inline=True)
@@ -150,8 +132,8 @@ def student_move(obs, params, mem, s, a, c, h1):
             t = TO_EXPEDITION if kind == K_PLAY else TO_DISCARD
             candidate_features(obs, kind, x, s, c)
             set_expert(c, action_is_expert(em, x, t))
-            v = score(w, a, c, h1) + _gumbel(mem, temp)
-            take, ties = _better(v, best, ties, mem)
+            v = score(w, a, c, h1) + gumbel(mem, temp)
+            take, ties = takes_lead(v, best, ties, mem)
             if take:
                 best = v
                 card = x
@@ -170,15 +152,15 @@ def best_draw(obs, w, mem, temp, em, card, to, s, a, c, h1):
     if deck_size(obs) > 0:
         candidate_features(obs, K_DECK, -1, s, c)
         set_expert(c, draw_is_expert(em, card, to, DRAW_DECK))
-        best = score(w, a, c, h1) + _gumbel(mem, temp)
+        best = score(w, a, c, h1) + gumbel(mem, temp)
     piles = nonempty_piles(obs)
     for q in range(suits(obs)):
         if (piles >> q) & 1 == 0 or (to == TO_DISCARD and suit_of(card) == q):
             continue
         candidate_features(obs, K_PILE, pile_top(obs, q), s, c)
         set_expert(c, draw_is_expert(em, card, to, draw_pile(q)))
-        v = score(w, a, c, h1) + _gumbel(mem, temp)
-        take, ties = _better(v, best, ties, mem)
+        v = score(w, a, c, h1) + gumbel(mem, temp)
+        take, ties = takes_lead(v, best, ties, mem)
         if take:
             best = v
             draw = draw_pile(q)
