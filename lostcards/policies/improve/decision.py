@@ -87,7 +87,7 @@ def _dead(c, own, opp):
 
 
 @jit(inline=True)
-def _draw_for(obs, p, c, to, bdraw, n_deck):
+def draw_for(obs, p, c, to, bdraw, n_deck):
     """B's draw if it is still legal after playing c to `to`, else the deck."""
     if p == 1:
         return DRAW_NONE
@@ -198,7 +198,7 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
         c = lowest_card(rest)
         rest = without(rest, c)
         if not (bto == TO_EXPEDITION and c == bcard):
-            cand[n] = make_play(c, TO_EXPEDITION, _draw_for(obs, p, c, TO_EXPEDITION, bdraw, n_deck))
+            cand[n] = make_play(c, TO_EXPEDITION, draw_for(obs, p, c, TO_EXPEDITION, bdraw, n_deck))
             n += 1
     dead_seen = bto == TO_DISCARD and _dead(bcard, own, opp)
     rest = hand_cards(obs)
@@ -211,7 +211,7 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
             if dead_seen:
                 continue
             dead_seen = True
-        cand[n] = make_play(c, TO_DISCARD, _draw_for(obs, p, c, TO_DISCARD, bdraw, n_deck))
+        cand[n] = make_play(c, TO_DISCARD, draw_for(obs, p, c, TO_DISCARD, bdraw, n_deck))
         n += 1
     stream = obs.turn
     n_done = 0

@@ -45,7 +45,6 @@ from lostcards.engine.layout import (
 )
 from lostcards.engine.moves import (
     DRAW_DECK,
-    DRAW_NONE,
     TO_DISCARD,
     TO_EXPEDITION,
     draw_pile,
@@ -59,12 +58,11 @@ from lostcards.engine.observation import (
     deck_size,
     hand_cards,
     has,
+    legal_draws,
     legal_plays,
     lowest_card,
-    nonempty_piles,
     pile_top,
     players,
-    suit_of,
     suits,
     with_card,
     without,
@@ -72,7 +70,7 @@ from lostcards.engine.observation import (
 from lostcards.engine.playouts import deal_determinizations, play_outs
 from lostcards.engine.rng import below, seed_stream
 from lostcards.numba_cache import jit
-from lostcards.policies.improve.decision import C_MAX, K_MAX, SE_FLOOR
+from lostcards.policies.improve.decision import C_MAX, K_MAX, SE_FLOOR, draw_for
 from lostcards.policies.student.features import (
     C_DIM,
     K_DECK,
@@ -96,19 +94,6 @@ EXPLORE_STREAM = 0x7EB      # the exploration draws' stream id
 FEATS_WORDS = C_MAX * C_DIM
 STREAM_ROUND = 4096         # play-out streams: round * STREAM_ROUND + 2 * turn + stage
 
-
-@jit(inline=True)
-def base_draw_for(p, c, to, bdraw, n_deck, piles):
-    """The base's draw `bdraw` if it is still legal after playing c to `to`, else the deck (as
-    improve pairs its play candidates with a draw)."""
-    if p == 1:
-        return DRAW_NONE
-    if bdraw == DRAW_DECK or bdraw == DRAW_NONE:
-        return DRAW_DECK
-    s = bdraw - 1
-    if (piles >> s) & 1 == 0 or (to == TO_DISCARD and suit_of(c) == s):
-        return DRAW_DECK if n_deck > 0 else bdraw
-    return bdraw
 
 
 @jit(inline=True)
@@ -267,7 +252,6 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
         info_features(obs, s)
         # ---- the action candidates: the base's move first
         n_deck = deck_size(obs)
-        piles = nonempty_piles(obs) if p > 1 else 0
         bcard = move_card(bm)
         bto = move_to(bm)
         bdraw = move_draw(bm)
@@ -280,10 +264,10 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
             x = lowest_card(rest)
             rest = without(rest, x)
             if not (x == bcard and bto == TO_EXPEDITION) and has(acc, x):
-                cand[n] = make_play(x, TO_EXPEDITION, base_draw_for(p, x, TO_EXPEDITION, bdraw, n_deck, piles))
+                cand[n] = make_play(x, TO_EXPEDITION, draw_for(obs, p, x, TO_EXPEDITION, bdraw, n_deck))
                 n += 1
             if not (x == bcard and bto == TO_DISCARD):
-                cand[n] = make_play(x, TO_DISCARD, base_draw_for(p, x, TO_DISCARD, bdraw, n_deck, piles))
+                cand[n] = make_play(x, TO_DISCARD, draw_for(obs, p, x, TO_DISCARD, bdraw, n_deck))
                 n += 1
         for j in range(n):
             x = move_card(cand[j])
@@ -310,13 +294,14 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
         if p > 1:
             # ---- the draw candidates after the action kept
             d0 = move_draw(m)
+            legal = legal_draws(obs, card, to)
             n = 1
             cand[0] = m
             if d0 != DRAW_DECK and n_deck > 0:
                 cand[n] = make_play(card, to, DRAW_DECK)
                 n += 1
             for q in range(suits(obs)):
-                if (piles >> q) & 1 == 0 or (to == TO_DISCARD and suit_of(card) == q) or draw_pile(q) == d0:
+                if (legal >> q) & 1 == 0 or draw_pile(q) == d0:
                     continue
                 cand[n] = make_play(card, to, draw_pile(q))
                 n += 1
