@@ -70,6 +70,7 @@ def package_copy(tmp_path_factory):
     return top, run, play, first
 
 
+@pytest.mark.slow      # the package copy compiles the batch loop and `random` cold: about 30 s of CPU
 def test_an_edit_outside_the_numba_code_recompiles_nothing(package_copy):
     top, run, play, first = package_copy
     for f in ("cli/simulate.py", "run/runner.py", "stats.py", "policies/expert.py"):

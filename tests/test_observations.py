@@ -41,31 +41,31 @@ POLICIES = {"random": random_policy, "passer": passer}
 
 # (preset, players, overrides, policy, rounds in `make test`); 4 players with `random`: seed 7 below
 CASES = [
-    ("expeditions", 2, {}, "random", 100),
-    ("expeditions", 1, {}, "random", 100),
-    ("lost-cities", 2, {}, "random", 40),
-    ("lost-cities", 1, {}, "random", 60),
-    ("expeditions", 2, {}, "passer", 60),
-    ("expeditions", 4, {}, "passer", 15),
-    ("lost-cities", 4, {}, "passer", 6),
+    ("expeditions", 2, {}, "random", 50),
+    ("expeditions", 1, {}, "random", 50),
+    ("lost-cities", 2, {}, "random", 20),
+    ("lost-cities", 1, {}, "random", 30),
+    ("expeditions", 2, {}, "passer", 30),
+    ("expeditions", 4, {}, "passer", 8),
+    ("lost-cities", 4, {}, "passer", 3),
     ("expeditions", 4, {"pass_min_hand": 4, "pass_twice": True, "extra_low": (2, 5, 9), "hand_size": 7},
-     "passer", 8),
+     "passer", 4),
     ("lost-cities", 4, {"turn_cap": 90, "suits": 6, "numbers": (2, 3, 5, 8, 10), "extra_low": (2, 3, 5),
-                        "hand_size": 6, "pass_min_hand": 5}, "passer", 30),
-    ("expeditions", 2, {"stall_limit": 1, "investments": 1, "bonus_cards": 3}, "passer", 80),
-    ("lost-cities", 1, {"suits": 6, "hand_size": 5, "investments": 2}, "random", 60),
+                        "hand_size": 6, "pass_min_hand": 5}, "passer", 15),
+    ("expeditions", 2, {"stall_limit": 1, "investments": 1, "bonus_cards": 3}, "passer", 40),
+    ("lost-cities", 1, {"suits": 6, "hand_size": 5, "investments": 2}, "random", 30),
 ]
 # the legality of every candidate move: fewer rounds, every turn of them
 LEGALITY_CASES = [
-    ("expeditions", 2, {}, "random", 5),
-    ("expeditions", 4, {}, "random", 3),
-    ("expeditions", 1, {}, "random", 6),
-    ("lost-cities", 2, {}, "random", 2),
-    ("lost-cities", 4, {}, "random", 2),
-    ("lost-cities", 1, {}, "random", 4),
-    ("expeditions", 4, {}, "passer", 2),
-    ("expeditions", 4, {"pass_min_hand": 4, "pass_twice": True, "extra_low": (2, 5, 9)}, "passer", 2),
-    ("lost-cities", 2, {"suits": 3, "turn_cap": 60, "investments": 2}, "passer", 4),
+    ("expeditions", 2, {}, "random", 3),
+    ("expeditions", 4, {}, "random", 2),
+    ("expeditions", 1, {}, "random", 3),
+    ("lost-cities", 2, {}, "random", 1),
+    ("lost-cities", 4, {}, "random", 1),
+    ("lost-cities", 1, {}, "random", 2),
+    ("expeditions", 4, {}, "passer", 1),
+    ("expeditions", 4, {"pass_min_hand": 4, "pass_twice": True, "extra_low": (2, 5, 9)}, "passer", 1),
+    ("lost-cities", 2, {"suits": 3, "turn_cap": 60, "investments": 2}, "passer", 2),
 ]
 
 
@@ -83,12 +83,15 @@ def _play(case, rounds, seed, legality=False):
     return asked
 
 
-@pytest.mark.parametrize("preset", ["expeditions", "lost-cities"])
-def test_four_players_random_60_rounds_of_seed_7(preset):
-    """The issue's measure: 60 rounds of seed 7, seat 0 first, `random`; the reference that tracked
-    known cards by physical card differed here in 3,340 (expeditions) and 6,237 (lost-cities) cards."""
+@pytest.mark.parametrize("preset, rounds", [("expeditions", 15), ("lost-cities", 15),
+                                            pytest.param("expeditions", 60, marks=pytest.mark.slow),
+                                            pytest.param("lost-cities", 60, marks=pytest.mark.slow)])
+def test_four_players_random_rounds_of_seed_7(preset, rounds):
+    """The issue's measure: 60 rounds of seed 7 (the first 15 in `make test`), seat 0 first, `random`; the
+    reference that tracked known cards by physical card differed here in 3,340 (expeditions) and 6,237
+    (lost-cities) cards."""
     r = rules(preset, players=4)
-    for i in range(60):
+    for i in range(rounds):
         play_lockstep(r, 7, i, 0, random_policy)
 
 
@@ -105,13 +108,13 @@ def test_every_candidate_move_gets_the_same_verdict(case):
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
 def test_thousands_of_rounds_see_the_same(case):
-    _play(case, 12 * case[-1], seed=77 + case[1])        # (make test-slow: keep it under ~5 minutes)
+    _play(case, 24 * case[-1], seed=77 + case[1])        # (make test-slow: keep it under ~5 minutes)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", LEGALITY_CASES, ids=[_id(c) for c in LEGALITY_CASES])
 def test_many_rounds_of_candidate_verdicts(case):
-    _play(case, 6 * case[-1], seed=31 + case[1], legality=True)
+    _play(case, 12 * case[-1], seed=31 + case[1], legality=True)
 
 
 # ---------------------------------------------------------------------------

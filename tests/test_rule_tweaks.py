@@ -56,6 +56,7 @@ def test_every_check_fires_on_its_ruleset():
 def report(tmp_path_factory):
     out = tmp_path_factory.mktemp("rt")
     res = CliRunner().invoke(main, ["rule-tweaks", "--out", str(out), "--rounds", "300", "--edge-rounds", "300",
+                                    "--fire-rounds", "300",
                                     "--seed", "1", "--depth-deals", "2", "--budgets", "1,2"])
     assert res.exit_code == 0, res.output
     return out

@@ -38,6 +38,8 @@ def _ints(option: str, text: str, lo: int, hi: int) -> tuple:
               help="Self-play rounds and duplicate deals per ruleset.")
 @click.option("--edge-rounds", type=Count(3, 10**9), default=rt.EDGE_ROUNDS, show_default=True,
               help="Self-play rounds per ruleset for the first player's edge.")
+@click.option("--fire-rounds", type=Count(3, 10**9), default=rt.FIRE_ROUNDS, show_default=True,
+              help="Self-play rounds per ruleset where a check is made to trip and each real rule is stepped.")
 @click.option("--seed", type=SEED, default=rt.SEED, show_default=True, help=SEED_HELP)
 @click.option("--depth-deals", type=Count(0, 10**7), default=rt.DEPTH["deals"], show_default=True,
               help="Duplicate deals per search budget in the skill trace (0: skip it).")
@@ -47,7 +49,7 @@ def _ints(option: str, text: str, lo: int, hi: int) -> tuple:
 @click.option("--threads", type=THREADS, default=None, help="Numba threads (default: all cores).")
 @click.option("--render", is_flag=True,
               help="Play nothing: rewrite the report and figures from OUT/rule-tweaks.csv and .json.")
-def rule_tweaks(out, rounds, edge_rounds, seed, depth_deals, budgets, players, threads, render):
+def rule_tweaks(out, rounds, edge_rounds, fire_rounds, seed, depth_deals, budgets, players, threads, render):
     """What each of the adaptation's rule changes does to the game (writes rule-tweaks.csv, .md, figures)."""
     from lostcards.analysis.rule_tweaks.report import load, write
     from lostcards.errors import BatchError
@@ -73,10 +75,13 @@ def rule_tweaks(out, rounds, edge_rounds, seed, depth_deals, budgets, players, t
         return
     identity = {"seed": seed, "rounds": rounds, "edge_rounds": edge_rounds, "players": list(players_),
                 "depth_deals": depth_deals, "budgets": list(budgets_)}
+    if fire_rounds != rt.FIRE_ROUNDS:             # (the default's identity is the one earlier runs wrote)
+        identity["fire_rounds"] = fire_rounds
     with claim(out, "rule-tweaks", identity, OUTPUTS, command) as c:
         try:
             res = rt.run(rounds, seed, depth_deals, budgets_, players_, threads,
-                         say=lambda s: click.echo(s, err=True), edge_rounds=edge_rounds)
+                         say=lambda s: click.echo(s, err=True), edge_rounds=edge_rounds,
+                         fire_rounds=fire_rounds)
         except KeyboardInterrupt:
             click.echo(f"interrupted: nothing of this run was written to {out}", err=True)
             sys.exit(130)

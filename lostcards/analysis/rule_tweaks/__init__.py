@@ -9,6 +9,7 @@ from lostcards.analysis.rule_tweaks.declare import (
     CHANGES,
     DEPTH,
     EDGE_ROUNDS,
+    FIRE_ROUNDS,
     PLAYERS,
     ROUNDS,
     SEED,
@@ -18,4 +19,5 @@ from lostcards.analysis.rule_tweaks.declare import (
 )
 from lostcards.analysis.rule_tweaks.play import run
 
-__all__ = ["CHANGES", "DEPTH", "EDGE_ROUNDS", "PLAYERS", "ROUNDS", "SEED", "STATEMENTS", "cells", "ruleset", "run"]
+__all__ = ["CHANGES", "DEPTH", "EDGE_ROUNDS", "FIRE_ROUNDS", "PLAYERS", "ROUNDS", "SEED", "STATEMENTS", "cells",
+           "ruleset", "run"]
