@@ -76,6 +76,7 @@ def test_finding_8_and_12_ctrl_c_inside_a_long_shard_is_honoured_at_once(tmp_pat
     assert m["shards_done"] == [] and not leftovers(out)
 
 
+@pytest.mark.slow      # two Dask workers each compile the page's policy cold
 def test_finding_12_dask_local_prints_no_worker_log_for_an_illegal_policy(tmp_path):
     """Finding 12: ~7 lines of `distributed.worker` log came before the clean message."""
     pytest.importorskip("distributed")
