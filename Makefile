@@ -21,10 +21,10 @@ lint: $(STAMP)  ## ruff: lint and import order (config in pyproject.toml)
 	$(PY) -m ruff check lostcards tests experiments examples
 
 test: $(STAMP)  ## the fast suite (slow simulations are marked and left out)
-	$(PY) -m pytest -q -n 2
+	$(PY) -m pytest -q -n 2 --dist worksteal
 
 test-slow: $(STAMP)  ## the slow tests only: long simulations, a cold compile of everything (CI runs both)
-	$(PY) -m pytest -q -n 2 -m slow
+	$(PY) -m pytest -q -n 2 --dist worksteal -m slow
 
 bench: $(STAMP)  ## rounds per second, with the C yardstick in the same go when it is there
 	$(PY) -m lostcards bench $(if $(wildcard $(YARDSTICK)/cengine.c),--yardstick $(YARDSTICK))
