@@ -99,9 +99,10 @@ NS = 6                # suits a table has room for
 (W_TOP, W_MS, W_MC, W_MI, W_HAND, W_HAND2, W_OTOP, W_OC, W_OI, W_HS, W_HN, W_HV,
  W_U1, W_U2, W_PK1, W_PK2) = (NS * i for i in range(16))
 W_LEN = 16 * NS
-# the per-suit numbers (stack, float64): expected sum / count of unseen numbers above slot t
-F_FS = 0                       # [suit * 12 + t]
-F_FC = F_FS + NS * SLOTS       # [suit * 12 + t]
+# the per-suit numbers (stack, float64): expected sum / count of unseen numbers above slot t,
+# suit-minor so the counting loop (vectorized over suits) stores whole vectors, not scatters
+F_FS = 0                       # [t * NS + suit]
+F_FC = F_FS + NS * SLOTS       # [t * NS + suit]
 F_VNOW = F_FC + NS * SLOTS     # [suit]: projection now
 F_LEN = F_VNOW + NS
 # the endgame's tables (stack, int64)
@@ -183,8 +184,8 @@ def _suit_value(params, wb, fb, cost, bc, bp, nums, s, top, ms, mc, mi, skip, ad
         elif slot > top and (hl >> slot) & 1 == 0:     # a second copy adds nothing
             hs += slot - 1
             hn += 1
-    return _projection(params, cost, bc, bp, ms, mc, mi, hs, hn, hi, fb[F_FS + s * SLOTS + top],
-                       fb[F_FC + s * SLOTS + top], committed, open_margin)
+    return _projection(params, cost, bc, bp, ms, mc, mi, hs, hn, hi, fb[F_FS + top * NS + s],
+                       fb[F_FC + top * NS + s], committed, open_margin)
 
 
 @jit(inline=True)
@@ -426,16 +427,16 @@ def _count_cards(obs, wb, fb, rho, nums, full, extra, n_deck, h):
         fs = 0.0
         fc = 0.0
         for t in range(SLOTS - 1, 2, -1):
-            fb[F_FS + s * SLOTS + t] = fs
-            fb[F_FC + s * SLOTS + t] = fc
+            fb[F_FS + t * NS + s] = fs
+            fb[F_FC + t * NS + s] = fc
             u = float(((u1 >> t) & 1) + ((u2 >> t) & 1))
             pk = float(((pk1 >> t) & 1) + ((pk2 >> t) & 1))
             wt = rho * (pr * u + RHO_PARTNER * pk)
             fs += wt * (t - 1)
             fc += wt
         for t in range(3):
-            fb[F_FS + s * SLOTS + t] = fs
-            fb[F_FC + s * SLOTS + t] = fc
+            fb[F_FS + t * NS + s] = fs
+            fb[F_FC + t * NS + s] = fc
 
 
 @jit
@@ -474,7 +475,7 @@ def expert_policy(obs, params, mem):
         wb[W_HN + s] = hn
         wb[W_HV + s] = hi
         fb[F_VNOW + s] = _projection(params, cost, bc, bp, wb[W_MS + s], mc, wb[W_MI + s], hs, hn, hi,
-                                     fb[F_FS + s * SLOTS + top], fb[F_FC + s * SLOTS + top], mc > 0,
+                                     fb[F_FS + top * NS + s], fb[F_FC + top * NS + s], mc > 0,
                                      open_margin)
 
     # 2. endgame: the plays left are no more than the plays worth making
@@ -528,8 +529,8 @@ def expert_policy(obs, params, mem):
             hs = wb[W_HS + s]
             hn = wb[W_HN + s]
             hi = wb[W_HV + s]
-            fs = fb[F_FS + s * SLOTS + top]
-            fc = fb[F_FC + s * SLOTS + top]
+            fs = fb[F_FS + top * NS + s]
+            fc = fb[F_FC + top * NS + s]
             vnow = fb[F_VNOW + s]
             dup = has(twice, c)
             # investments: weighed like any play, except under `never` and, under `hand`,
@@ -545,8 +546,8 @@ def expert_policy(obs, params, mem):
                 if slot >= 3:
                     above = wb[W_HAND + s] & nums & _above(slot)
                     after = _projection(params, cost, bc, bp, ms + slot - 1, mc + 1, mi, lane_sum(above),
-                                        popcount(above), 0, fb[F_FS + s * SLOTS + slot],
-                                        fb[F_FC + s * SLOTS + slot], True, 0.0)
+                                        popcount(above), 0, fb[F_FS + slot * NS + s],
+                                        fb[F_FC + slot * NS + s], True, 0.0)
                 else:
                     after = _projection(params, cost, bc, bp, ms, mc + 1, mi + 1, hs, hn, hi - 1, fs, fc,
                                         True, 0.0)
