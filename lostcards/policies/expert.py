@@ -19,7 +19,7 @@ reference-counted array.  Every ruleset parameter is read from the
 observation; nothing assumes a preset.  The parameters are listed in
 docs/expert.md.
 """
-from lostcards.engine.bits import highest, kth_bit, lowest, opaque, popcount
+from lostcards.engine.bits import highest, kth_bit, lowest, popcount
 from lostcards.engine.core import lane_sum, score_of
 from lostcards.engine.intrinsics import stack_floats, stack_words
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
@@ -115,6 +115,7 @@ E_KM = E_T + NS                # [suit]: the most plays the suit can take
 E_F = E_KM + NS                # [(suit + 1) * E_WL + k]: best total with k plays
 E_PK = E_F + (NS + 1) * E_WL   # [(suit + 1) * E_WL + k]: the suit's share of it
 E_LEN = E_PK + (NS + 1) * E_WL
+E_TS = SLOTS + 1               # [j]: the sum of a suit's j playable numbers the plan lays first
 
 
 @jit(inline=True)
@@ -221,6 +222,7 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
     in the best set when plays are not limited).
     """
     mem = stack_words(E_LEN)
+    tsum = stack_words(E_TS)
     use_inv = params[K_INVEST] != INV_NEVER
     high_first = params[K_SKIP_LOW] != 0.0
     lim = plays if plays < h else h
@@ -238,37 +240,36 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
         g0 = E_G + s * G_W
         mem[g0] = 0
         mem[E_CI + s * G_W] = 0
-        km = inv + popcount(live)
+        n = popcount(live)
+        km = inv + n
         mem[E_KM + s] = km
-        for k in range(1, km + 1):
-            mem[g0 + k] = INEG
-        # the j highest playable numbers (sum tsum) with a = 0..inv investments
-        # (skip_low=off: the j lowest, as a player who lays a suit in order)
-        tsum = 0
-        j = 0
+        # tsum[j]: the j highest playable numbers' sum (skip_low=off: the j lowest, as a player
+        # who lays a suit in order)
+        tsum[0] = 0
         rest = live
-        while True:
-            for a in range(inv + 1):
-                # opaque: this loop stays scalar (vectorized, its masked stores are read back
-                # by the next pass before they can be forwarded: a stall each time)
-                k = opaque(a + j)
-                if k == 0:
-                    continue
-                val = score_of(ms + tsum, mi + a, mc + k, cost, bc, bp) - cur
-                if val > mem[g0 + k]:
-                    mem[g0 + k] = val
-                    mem[E_CI + s * G_W + k] = a
-            if rest == 0:
-                break
+        for j in range(1, n + 1):
             slot = highest(rest) if high_first else lowest(rest)
             rest &= ~(1 << slot)
-            tsum += slot - 1
-            j += 1
-        # with no limit on plays, suits are independent: the smallest best count
+            tsum[j] = tsum[j - 1] + slot - 1
+        # k plays: j numbers and a = k - j investments; of equal gains the fewest numbers (the
+        # order of a scan by numbers, then investments); the best and its count stay in
+        # registers, chosen by selects; with no limit on plays, suits are independent: the
+        # smallest best count
         bk = 0
-        for k in range(1, inv + j + 1):
-            if mem[g0 + k] > mem[g0 + bk]:
-                bk = k
+        bg = 0
+        for k in range(1, km + 1):
+            best = INEG
+            ba = 0
+            for a in range(min(inv, k), max(k - n, 0) - 1, -1):
+                val = score_of(ms + tsum[k - a], mi + a, mc + k, cost, bc, bp) - cur
+                better = val > best
+                best = val if better else best
+                ba = a if better else ba
+            mem[g0 + k] = best
+            mem[E_CI + s * G_W + k] = ba
+            more = best > bg
+            bg = best if more else bg
+            bk = k if more else bk
         mem[E_T + s] = bk
         n_all += bk
     if n_all > lim:
