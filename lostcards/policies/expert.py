@@ -39,7 +39,7 @@ from lostcards.engine.observation import (
     card_of,
     count,
     deck_size,
-    expedition,
+    expedition_cards,
     hand_cards,
     hand_doubles,
     has,
@@ -94,6 +94,7 @@ NEG = -1e18
 INEG = -(1 << 60)     # the endgame's integer "impossible"
 
 NS = 6                # suits a table has room for
+REP_LO = sum(1 << (SLOTS * s) for s in range(5))      # a lane times this: the lane in every suit of a set's first word
 
 # the per-suit words (stack, int64): [field * NS + suit]
 (W_TOP, W_MS, W_MC, W_MI, W_HAND, W_HAND2, W_OTOP, W_OC, W_OI, W_HS, W_HN, W_HV,
@@ -354,38 +355,49 @@ def _count_cards(obs, wb, fb, rho, nums, full, extra, n_deck, h):
     sd = side(obs)
     once = hand_cards(obs)
     twice = hand_doubles(obs)
-    partner = (me + 2) & 3 if p == 4 else -1
     unseen = n_deck - h
-    mine = 0
+    # copies of each slot not seen: the deck's, less hand, expeditions, known cards (piles
+    # below), taken from every suit at once: a card set's words hold the suits' lanes side by
+    # side and taking copies is bitwise, so one pass over the two words serves every lane
+    x0w = expedition_cards(obs, sd)
+    x1w = expedition_cards(obs, 1 - sd) if p > 1 else (obs.exp0 & 0, obs.exp0_hi & 0)
+    u1a, u2a = _take(full * REP_LO, extra * REP_LO, once[0])
+    u1b, u2b = _take(full, extra, once[1])
+    u1a, u2a = _take(u1a, u2a, twice[0])
+    u1b, u2b = _take(u1b, u2b, twice[1])
+    u1a, u2a = _take(u1a, u2a, x0w[0])
+    u1b, u2b = _take(u1b, u2b, x0w[1])
+    u1a, u2a = _take(u1a, u2a, x1w[0])
+    u1b, u2b = _take(u1b, u2b, x1w[1])
+    mine = count(x0w)
+    unseen -= mine + count(x1w)
+    pka = 0
+    pkb = 0
+    pk2a = 0
+    pk2b = 0
     for o in range(1, p):                        # the cards known in other hands
         q = (me + o) & (p - 1)           # players: 1, 2 or 4 (no division)
-        unseen -= count(known(obs, q)) + count(known2(obs, q))
+        k1 = known(obs, q)
+        k2 = known2(obs, q)
+        unseen -= count(k1) + count(k2)
+        u1a, u2a = _take(u1a, u2a, k1[0])
+        u1b, u2b = _take(u1b, u2b, k1[1])
+        u1a, u2a = _take(u1a, u2a, k2[0])
+        u1b, u2b = _take(u1b, u2b, k2[1])
+        if o == 2:                       # the partner (4 players)
+            pka, pkb = k1
+            pk2a, pk2b = k2
     for s in range(n_suits):
-        x0 = expedition(obs, sd, s)
-        x1 = expedition(obs, 1 - sd, s) if p > 1 else 0
+        x0 = lane(x0w, s)
+        x1 = lane(x1w, s)
         hl = lane(once, s)
-        h2 = lane(twice, s)
         wb[W_HAND + s] = hl
-        wb[W_HAND2 + s] = h2
-        # copies of each slot not seen: the deck's, less hand, expeditions, piles, known cards
-        u1, u2 = _take(full, extra, hl)
-        u1, u2 = _take(u1, u2, h2)
-        u1, u2 = _take(u1, u2, x0)
-        u1, u2 = _take(u1, u2, x1)
+        wb[W_HAND2 + s] = lane(twice, s)
+        u1 = lane((u1a, u1b), s)
+        u2 = lane((u2a, u2b), s)
+        pk1 = lane((pka, pkb), s)
+        pk2 = lane((pk2a, pk2b), s)
         mc0 = popcount(x0)
-        mine += mc0
-        unseen -= mc0 + popcount(x1)
-        pk1 = 0
-        pk2 = 0
-        for o in range(1, p):
-            q = (me + o) & (p - 1)           # players: 1, 2 or 4 (no division)
-            k1 = lane(known(obs, q), s)
-            k2 = lane(known2(obs, q), s)
-            u1, u2 = _take(u1, u2, k1)
-            u1, u2 = _take(u1, u2, k2)
-            if q == partner:
-                pk1 = k1
-                pk2 = k2
         lo, hi = pile_words(obs, s)
         if extra == 0:
             # no second copies: a pile holds each slot at most once, 12 entries in its first word,
