@@ -7,6 +7,8 @@ code), ``hi`` suit 5 (bit = code - 60).  A *lane* is one suit's 12 slots as a
 """
 from __future__ import annotations
 
+import numpy as np
+
 from lostcards.engine.bits import highest, kth_bit, lowest, popcount
 from lostcards.engine.layout import (  # noqa: F401 (re-exported)
     HI_BASE,
@@ -151,13 +153,27 @@ def top_slot(lane_mask):
     return highest((lane_mask & NUMBER_SLOTS) | 1)
 
 
+def _pair_lane():
+    """[byte of a pile word: two entries] -> the lane of their slots (entry e is slot e - 1; 0 is no card)."""
+    t = np.zeros(256, np.uint16)
+    for b in range(256):
+        for e in (b & PILE_ENTRY, b >> PILE_BITS):
+            if e:
+                t[b] |= 1 << (e - 1)
+    return t
+
+
+PAIR_LANE = _pair_lane()
+
+
 @jit(inline=True)
 def pile_lane(lo):
     """The slots of a discard pile that holds each slot at most once (no second copies, so at
-    most 12 entries, all in its first word), as a lane; computed without a branch."""
+    most 12 entries, all in its first word), as a lane; computed without a branch, a byte (two
+    entries) at a time from ``PAIR_LANE`` (six independent loads, not a chain of twelve bit sets)."""
     m = 0
-    for k in range(SLOTS):
-        m |= (1 << ((lo >> (PILE_BITS * k)) & PILE_ENTRY)) >> 1
+    for k in range(SLOTS // 2):
+        m |= np.int64(PAIR_LANE[(lo >> (2 * PILE_BITS * k)) & 255])
     return m
 
 

@@ -19,7 +19,7 @@ reference-counted array.  Every ruleset parameter is read from the
 observation; nothing assumes a preset.  The parameters are listed in
 docs/expert.md.
 """
-from lostcards.engine.bits import highest, kth_bit, lowest, opaque, popcount
+from lostcards.engine.bits import highest, kth_bit, lowest, popcount
 from lostcards.engine.core import lane_sum, score_of
 from lostcards.engine.intrinsics import stack_floats, stack_words
 from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, make_pass, make_play
@@ -39,7 +39,7 @@ from lostcards.engine.observation import (
     card_of,
     count,
     deck_size,
-    expedition,
+    expedition_cards,
     hand_cards,
     hand_doubles,
     has,
@@ -94,14 +94,16 @@ NEG = -1e18
 INEG = -(1 << 60)     # the endgame's integer "impossible"
 
 NS = 6                # suits a table has room for
+REP_LO = sum(1 << (SLOTS * s) for s in range(5))      # a lane times this: the lane in every suit of a set's first word
 
 # the per-suit words (stack, int64): [field * NS + suit]
 (W_TOP, W_MS, W_MC, W_MI, W_HAND, W_HAND2, W_OTOP, W_OC, W_OI, W_HS, W_HN, W_HV,
  W_U1, W_U2, W_PK1, W_PK2) = (NS * i for i in range(16))
 W_LEN = 16 * NS
-# the per-suit numbers (stack, float64): expected sum / count of unseen numbers above slot t
-F_FS = 0                       # [suit * 12 + t]
-F_FC = F_FS + NS * SLOTS       # [suit * 12 + t]
+# the per-suit numbers (stack, float64): expected sum / count of unseen numbers above slot t,
+# suit-minor so the counting loop (vectorized over suits) stores whole vectors, not scatters
+F_FS = 0                       # [t * NS + suit]
+F_FC = F_FS + NS * SLOTS       # [t * NS + suit]
 F_VNOW = F_FC + NS * SLOTS     # [suit]: projection now
 F_LEN = F_VNOW + NS
 # the endgame's tables (stack, int64)
@@ -114,6 +116,7 @@ E_KM = E_T + NS                # [suit]: the most plays the suit can take
 E_F = E_KM + NS                # [(suit + 1) * E_WL + k]: best total with k plays
 E_PK = E_F + (NS + 1) * E_WL   # [(suit + 1) * E_WL + k]: the suit's share of it
 E_LEN = E_PK + (NS + 1) * E_WL
+E_TS = SLOTS + 1               # [j]: the sum of a suit's j playable numbers the plan lays first
 
 
 @jit(inline=True)
@@ -183,8 +186,8 @@ def _suit_value(params, wb, fb, cost, bc, bp, nums, s, top, ms, mc, mi, skip, ad
         elif slot > top and (hl >> slot) & 1 == 0:     # a second copy adds nothing
             hs += slot - 1
             hn += 1
-    return _projection(params, cost, bc, bp, ms, mc, mi, hs, hn, hi, fb[F_FS + s * SLOTS + top],
-                       fb[F_FC + s * SLOTS + top], committed, open_margin)
+    return _projection(params, cost, bc, bp, ms, mc, mi, hs, hn, hi, fb[F_FS + top * NS + s],
+                       fb[F_FC + top * NS + s], committed, open_margin)
 
 
 @jit(inline=True)
@@ -220,6 +223,7 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
     in the best set when plays are not limited).
     """
     mem = stack_words(E_LEN)
+    tsum = stack_words(E_TS)
     use_inv = params[K_INVEST] != INV_NEVER
     high_first = params[K_SKIP_LOW] != 0.0
     lim = plays if plays < h else h
@@ -237,37 +241,36 @@ def _endgame_plan(params, wb, suits, cost, bc, bp, nums, plays, h, rng):
         g0 = E_G + s * G_W
         mem[g0] = 0
         mem[E_CI + s * G_W] = 0
-        km = inv + popcount(live)
+        n = popcount(live)
+        km = inv + n
         mem[E_KM + s] = km
-        for k in range(1, km + 1):
-            mem[g0 + k] = INEG
-        # the j highest playable numbers (sum tsum) with a = 0..inv investments
-        # (skip_low=off: the j lowest, as a player who lays a suit in order)
-        tsum = 0
-        j = 0
+        # tsum[j]: the j highest playable numbers' sum (skip_low=off: the j lowest, as a player
+        # who lays a suit in order)
+        tsum[0] = 0
         rest = live
-        while True:
-            for a in range(inv + 1):
-                # opaque: this loop stays scalar (vectorized, its masked stores are read back
-                # by the next pass before they can be forwarded: a stall each time)
-                k = opaque(a + j)
-                if k == 0:
-                    continue
-                val = score_of(ms + tsum, mi + a, mc + k, cost, bc, bp) - cur
-                if val > mem[g0 + k]:
-                    mem[g0 + k] = val
-                    mem[E_CI + s * G_W + k] = a
-            if rest == 0:
-                break
+        for j in range(1, n + 1):
             slot = highest(rest) if high_first else lowest(rest)
             rest &= ~(1 << slot)
-            tsum += slot - 1
-            j += 1
-        # with no limit on plays, suits are independent: the smallest best count
+            tsum[j] = tsum[j - 1] + slot - 1
+        # k plays: j numbers and a = k - j investments; of equal gains the fewest numbers (the
+        # order of a scan by numbers, then investments); the best and its count stay in
+        # registers, chosen by selects; with no limit on plays, suits are independent: the
+        # smallest best count
         bk = 0
-        for k in range(1, inv + j + 1):
-            if mem[g0 + k] > mem[g0 + bk]:
-                bk = k
+        bg = 0
+        for k in range(1, km + 1):
+            best = INEG
+            ba = 0
+            for a in range(min(inv, k), max(k - n, 0) - 1, -1):
+                val = score_of(ms + tsum[k - a], mi + a, mc + k, cost, bc, bp) - cur
+                better = val > best
+                best = val if better else best
+                ba = a if better else ba
+            mem[g0 + k] = best
+            mem[E_CI + s * G_W + k] = ba
+            more = best > bg
+            bg = best if more else bg
+            bk = k if more else bk
         mem[E_T + s] = bk
         n_all += bk
     if n_all > lim:
@@ -352,38 +355,49 @@ def _count_cards(obs, wb, fb, rho, nums, full, extra, n_deck, h):
     sd = side(obs)
     once = hand_cards(obs)
     twice = hand_doubles(obs)
-    partner = (me + 2) & 3 if p == 4 else -1
     unseen = n_deck - h
-    mine = 0
+    # copies of each slot not seen: the deck's, less hand, expeditions, known cards (piles
+    # below), taken from every suit at once: a card set's words hold the suits' lanes side by
+    # side and taking copies is bitwise, so one pass over the two words serves every lane
+    x0w = expedition_cards(obs, sd)
+    x1w = expedition_cards(obs, 1 - sd) if p > 1 else (obs.exp0 & 0, obs.exp0_hi & 0)
+    u1a, u2a = _take(full * REP_LO, extra * REP_LO, once[0])
+    u1b, u2b = _take(full, extra, once[1])
+    u1a, u2a = _take(u1a, u2a, twice[0])
+    u1b, u2b = _take(u1b, u2b, twice[1])
+    u1a, u2a = _take(u1a, u2a, x0w[0])
+    u1b, u2b = _take(u1b, u2b, x0w[1])
+    u1a, u2a = _take(u1a, u2a, x1w[0])
+    u1b, u2b = _take(u1b, u2b, x1w[1])
+    mine = count(x0w)
+    unseen -= mine + count(x1w)
+    pka = 0
+    pkb = 0
+    pk2a = 0
+    pk2b = 0
     for o in range(1, p):                        # the cards known in other hands
         q = (me + o) & (p - 1)           # players: 1, 2 or 4 (no division)
-        unseen -= count(known(obs, q)) + count(known2(obs, q))
+        k1 = known(obs, q)
+        k2 = known2(obs, q)
+        unseen -= count(k1) + count(k2)
+        u1a, u2a = _take(u1a, u2a, k1[0])
+        u1b, u2b = _take(u1b, u2b, k1[1])
+        u1a, u2a = _take(u1a, u2a, k2[0])
+        u1b, u2b = _take(u1b, u2b, k2[1])
+        if o == 2:                       # the partner (4 players)
+            pka, pkb = k1
+            pk2a, pk2b = k2
     for s in range(n_suits):
-        x0 = expedition(obs, sd, s)
-        x1 = expedition(obs, 1 - sd, s) if p > 1 else 0
+        x0 = lane(x0w, s)
+        x1 = lane(x1w, s)
         hl = lane(once, s)
-        h2 = lane(twice, s)
         wb[W_HAND + s] = hl
-        wb[W_HAND2 + s] = h2
-        # copies of each slot not seen: the deck's, less hand, expeditions, piles, known cards
-        u1, u2 = _take(full, extra, hl)
-        u1, u2 = _take(u1, u2, h2)
-        u1, u2 = _take(u1, u2, x0)
-        u1, u2 = _take(u1, u2, x1)
+        wb[W_HAND2 + s] = lane(twice, s)
+        u1 = lane((u1a, u1b), s)
+        u2 = lane((u2a, u2b), s)
+        pk1 = lane((pka, pkb), s)
+        pk2 = lane((pk2a, pk2b), s)
         mc0 = popcount(x0)
-        mine += mc0
-        unseen -= mc0 + popcount(x1)
-        pk1 = 0
-        pk2 = 0
-        for o in range(1, p):
-            q = (me + o) & (p - 1)           # players: 1, 2 or 4 (no division)
-            k1 = lane(known(obs, q), s)
-            k2 = lane(known2(obs, q), s)
-            u1, u2 = _take(u1, u2, k1)
-            u1, u2 = _take(u1, u2, k2)
-            if q == partner:
-                pk1 = k1
-                pk2 = k2
         lo, hi = pile_words(obs, s)
         if extra == 0:
             # no second copies: a pile holds each slot at most once, 12 entries in its first word,
@@ -426,16 +440,16 @@ def _count_cards(obs, wb, fb, rho, nums, full, extra, n_deck, h):
         fs = 0.0
         fc = 0.0
         for t in range(SLOTS - 1, 2, -1):
-            fb[F_FS + s * SLOTS + t] = fs
-            fb[F_FC + s * SLOTS + t] = fc
+            fb[F_FS + t * NS + s] = fs
+            fb[F_FC + t * NS + s] = fc
             u = float(((u1 >> t) & 1) + ((u2 >> t) & 1))
             pk = float(((pk1 >> t) & 1) + ((pk2 >> t) & 1))
             wt = rho * (pr * u + RHO_PARTNER * pk)
             fs += wt * (t - 1)
             fc += wt
         for t in range(3):
-            fb[F_FS + s * SLOTS + t] = fs
-            fb[F_FC + s * SLOTS + t] = fc
+            fb[F_FS + t * NS + s] = fs
+            fb[F_FC + t * NS + s] = fc
 
 
 @jit
@@ -474,7 +488,7 @@ def expert_policy(obs, params, mem):
         wb[W_HN + s] = hn
         wb[W_HV + s] = hi
         fb[F_VNOW + s] = _projection(params, cost, bc, bp, wb[W_MS + s], mc, wb[W_MI + s], hs, hn, hi,
-                                     fb[F_FS + s * SLOTS + top], fb[F_FC + s * SLOTS + top], mc > 0,
+                                     fb[F_FS + top * NS + s], fb[F_FC + top * NS + s], mc > 0,
                                      open_margin)
 
     # 2. endgame: the plays left are no more than the plays worth making
@@ -528,8 +542,8 @@ def expert_policy(obs, params, mem):
             hs = wb[W_HS + s]
             hn = wb[W_HN + s]
             hi = wb[W_HV + s]
-            fs = fb[F_FS + s * SLOTS + top]
-            fc = fb[F_FC + s * SLOTS + top]
+            fs = fb[F_FS + top * NS + s]
+            fc = fb[F_FC + top * NS + s]
             vnow = fb[F_VNOW + s]
             dup = has(twice, c)
             # investments: weighed like any play, except under `never` and, under `hand`,
@@ -545,8 +559,8 @@ def expert_policy(obs, params, mem):
                 if slot >= 3:
                     above = wb[W_HAND + s] & nums & _above(slot)
                     after = _projection(params, cost, bc, bp, ms + slot - 1, mc + 1, mi, lane_sum(above),
-                                        popcount(above), 0, fb[F_FS + s * SLOTS + slot],
-                                        fb[F_FC + s * SLOTS + slot], True, 0.0)
+                                        popcount(above), 0, fb[F_FS + slot * NS + s],
+                                        fb[F_FC + slot * NS + s], True, 0.0)
                 else:
                     after = _projection(params, cost, bc, bp, ms, mc + 1, mi + 1, hs, hn, hi - 1, fs, fc,
                                         True, 0.0)
