@@ -290,6 +290,23 @@ def _after(d, L1, dead1, e1, U, n_u, ns, cost, bc, bp):
 
 
 @jit
+def best_of(d, L, dead, e, U, n_u, ns, cost, bc, bp):
+    """(the best expected rest of the round, the play that makes it) with d cards left to draw:
+    live cards L in hand beside `dead` dead ones, expeditions E, unseen cards U (n_u of them)."""
+    best = -1e18
+    best_a = 0
+    for a in range(_n_acts(L, dead)):
+        if _skip(a, L, dead):
+            continue
+        L1, dead1, e1, r = _act(L, dead, e, a, ns, cost, bc, bp)
+        v = r + _after(d, L1, dead1, e1, U, n_u, ns, cost, bc, bp)
+        if v > best + 1e-9:
+            best = v
+            best_a = a
+    return best, best_a
+
+
+@jit
 def best_play(obs, disc):
     """The exact best solitaire move for what the seat knows (disc: the cards it discarded)."""
     ns = suits(obs)
@@ -304,20 +321,8 @@ def best_play(obs, disc):
         e |= (popcount(ln & INVESTMENT_LANE) | (top_slot(ln) << 2) | (cnt << 6)) << (10 * s)
     hand = hand_cards(obs)[0]
     L = hand & _live(e, ns)
-    dead = popcount(hand) - popcount(L)
     U = unseen(obs)[0][0] & ~disc
-    n_u = popcount(U)
-    d = deck_size(obs)
-    best = -1e18
-    best_a = 0
-    for a in range(_n_acts(L, dead)):
-        if _skip(a, L, dead):
-            continue
-        L1, dead1, e1, r = _act(L, dead, e, a, ns, cost, bc, bp)
-        v = r + _after(d, L1, dead1, e1, U, n_u, ns, cost, bc, bp)
-        if v > best + 1e-9:
-            best = v
-            best_a = a
+    _, best_a = best_of(deck_size(obs), L, popcount(hand) - popcount(L), e, U, popcount(U), ns, cost, bc, bp)
     if best_a == 2 * popcount(L):                   # a dead card: the lowest
         x = hand & ~L
         return make_play(_lowest(x), TO_DISCARD, DRAW_NONE)
