@@ -2,7 +2,6 @@
 and it is no worse than expert on seeded solitaire deals."""
 import random
 
-import numpy as np
 import pytest
 
 from lostcards.policies.expectimax import best_of
@@ -66,7 +65,6 @@ def test_the_endgame_is_the_exact_expectation(d):
     rng = random.Random(d)
     for _ in range(8):
         hand, exps, unseen = _state(r, rng, d)
-        booked = sum(score_expedition(e, r) for e in exps.values() if e)
         L, dead, e, U, n_u = _packed(r, hand, exps, unseen)
         # the rest is booked from now on: an expedition's cost and bonus count once, when made
         got, _ = best_of(d, L, dead, e, U, n_u, r.suits, r.cost, r.bonus_cards, r.bonus_points)

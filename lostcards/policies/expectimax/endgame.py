@@ -1,4 +1,4 @@
-"""`expectimax`: improve, with the exact expectation once solitaire's draw pile runs low.
+"""One move of `expectimax`: improve's, or the exact expectation once solitaire's draw pile runs low.
 
 In solitaire the player's information is a single chance model: every card it has
 not seen (the draw pile and the half of the deck set aside, which are exchangeable)
@@ -17,7 +17,8 @@ outcome, weighted by how many there are.
 Before that (and in 2 and 4 players) it plays ``improve`` with the same
 parameters (``k``, ``z``, ``seconds``, ``base``).  It keeps its solitaire
 discards where ``improve`` does (the last two scratch words), so the unseen
-cards are known exactly.  The cost grows about 100-fold a card of ``deck``
+cards are known exactly.  It takes up to 5 suits (a card set in one word);
+with 6 it plays improve throughout.  The cost grows about 100-fold a card of ``deck``
 (``deck=3``: a few tenths of a second on the first decision of the endgame).
 """
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from lostcards.engine.bits import popcount
+from lostcards.engine.intrinsics import offset
 from lostcards.engine.moves import DRAW_NONE, TO_DISCARD, TO_EXPEDITION, is_pass, make_play, move_card, move_to
 from lostcards.engine.observation import (
     RULE_BONUS_CARDS,
@@ -42,11 +44,7 @@ from lostcards.engine.observation import (
     unseen,
     with_card,
 )
-from lostcards.engine.intrinsics import offset
 from lostcards.numba_cache import jit
-from lostcards.policies import Int, resolve
-from lostcards.policies.improve import PARAMETERS as IMPROVE_PARAMETERS
-from lostcards.policies.improve import Improved
 from lostcards.policies.improve.decision import SC_DISC, improve_move
 
 P_DECK = 0                     # parameter positions: deck, then improve's own (and its base's)
@@ -54,6 +52,7 @@ N_OWN = 1
 SLOTS = 12
 INVESTMENT_LANE = 0x7
 NUMBER_LANE = 0xFF8
+MAX_SUITS = 5                  # a hand and the unseen cards as one 60-bit word each
 
 
 @jit(inline=True)
@@ -343,8 +342,8 @@ def _lowest(x):
 
 @jit
 def expectimax_policy(obs, params, mem):
-    """improve's move, or in solitaire with at most `deck` cards to draw the exact best one."""
-    if players(obs) == 1 and deck_size(obs) <= np.int64(params[P_DECK]):
+    """improve's move, or in solitaire (up to 5 suits) with at most `deck` cards to draw the exact best one."""
+    if players(obs) == 1 and suits(obs) <= MAX_SUITS and deck_size(obs) <= np.int64(params[P_DECK]):
         sc = scratch(mem)
         m = best_play(obs, np.int64(sc[SC_DISC]))
         if not is_pass(m) and move_to(m) == TO_DISCARD:
@@ -353,16 +352,3 @@ def expectimax_policy(obs, params, mem):
             sc[SC_DISC + 1] = np.uint64(d[1])
         return m
     return improve_move(obs, offset(params, N_OWN), mem)
-
-
-PARAMETERS = {
-    "deck": Int(3, 0, 4, "solitaire: the draw pile's size from which the exact expectation decides "
-                         "(0: only once it is empty; each card more costs about 100 times as much)"),
-    **IMPROVE_PARAMETERS,
-}
-EXPECTIMAX = Improved(
-    "expectimax", expectimax_policy, PARAMETERS,
-    doc="improve, and in solitaire the exact expectation over the unseen cards once the draw "
-        "pile holds at most `deck` cards",
-    compile_s=25.0, slow=True, base=resolve("expert"))
-POLICIES = (EXPECTIMAX,)
