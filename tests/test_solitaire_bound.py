@@ -108,3 +108,15 @@ def test_bad_input_is_refused():
         penalised_bound(rules("expeditions", players=1), *_deal(rules("expeditions", players=1), 0, 0), exact=True)
     with pytest.raises(BadArgument, match="suits"):
         penalised_bounds(rules("lost-cities", players=1, suits=6), rounds=1)
+
+
+def test_shares_are_ratios_of_the_sums_with_intervals():
+    from lostcards.analysis.solitaire_bound import shares
+    r = rules("expeditions", players=1)
+    (row,) = shares(["expert"], deals=30, seed=5)
+    s = play(r, "expert", rounds=30, seed=5).scores[:, 0]
+    for name, best in (("optimum", optima(r, rounds=30, seed=5)), ("bound", penalised_bounds(r, rounds=30, seed=5))):
+        pct, lo, hi = row[name]
+        assert pct == pytest.approx(100 * s.sum() / best.sum()) and lo < pct < hi
+    with pytest.raises(BadArgument, match="at least 2"):
+        shares(["expert"], deals=1)

@@ -614,3 +614,33 @@ def _relaxed(cards, h, nsuits, full, cost, bc, bp, alpha, beta, lsum, lcnt, step
         for t in range(T):
             lam[t] -= eta * (1 - removals[t])
     return best, first
+
+
+def shares(bots, deals: int = 500, seed: int = 20261205, rules="expeditions") -> list[dict]:
+    """Each bot's solitaire score as a percentage of the clairvoyant optimum and of the penalised
+    bound, on the same deals 0..deals-1 of `seed` (ratios of the sums, 95% intervals by the delta
+    method, deals paired, as docs/bots.md's ladder), with CPU seconds a round on one thread."""
+    import time
+
+    from lostcards.analysis.solitaire import optima
+    from lostcards.run.runner import play
+    from lostcards.stats import half_width
+    r = _checked(rules)
+    if int(deals) < 2:
+        raise BadArgument(f"{deals} deals give no interval: at least 2")
+    best = {"optimum": optima(r, rounds=deals, seed=seed).astype(np.float64),
+            "bound": penalised_bounds(r, rounds=deals, seed=seed)}
+    out = []
+    for bot in bots:
+        play(r, bot, rounds=1, seed=seed, threads=1)                 # compile outside the clock
+        c = time.process_time()
+        s = play(r, bot, rounds=deals, seed=seed, threads=1).scores[:, 0].astype(np.float64)
+        row = {"bot": bot, "n": int(deals), "seed": seed, "score": s.mean(),
+               "s_round": (time.process_time() - c) / deals}
+        for name, b in best.items():
+            pct = 100 * s.sum() / b.sum()
+            h = 100 / b.mean() * half_width((s - pct / 100 * b).std(ddof=1), s.size)
+            row[name] = (pct, pct - h, pct + h)
+            row[name + "_mean"] = b.mean()
+        out.append(row)
+    return out
