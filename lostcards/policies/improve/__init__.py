@@ -25,16 +25,6 @@ from lostcards.errors import PolicyError
 from lostcards.policies import Choice, Float, Int, Policy, bases, resolve
 from lostcards.policies.improve.decision import improve_policy
 
-BASES = bases(first="expert")
-PARAMETERS = {
-    "k": Int(128, 0, 256, "determinizations a decision, shared by every candidate (the reproducible "
-                         "budget; below 2: the base's own move)"),
-    "z": Float(2.0, 0, 1e6, "standard errors of the paired difference by which a candidate must beat "
-                            "the base's move"),
-    "seconds": Float(0.0, 0, 3600, "wall-clock limit a decision (0: none); machine-dependent"),
-    "base": Choice({b: i for i, b in enumerate(BASES)}),
-}
-
 
 @dataclass(frozen=True)
 class Improved(Policy):
@@ -58,6 +48,20 @@ class Improved(Policy):
         return dataclasses.replace(self, values=q.values, base=base)
 
 
+# improve's own parameters, then its base (the bots that can be one, listed only now: a bot
+# that builds on improve, such as expectimax, may import Improved and OWN while this module is
+# still listing the bots)
+OWN = {
+    "k": Int(128, 0, 256, "determinizations a decision, shared by every candidate (the reproducible "
+                         "budget; below 2: the base's own move)"),
+    "z": Float(2.0, 0, 1e6, "standard errors of the paired difference by which a candidate must beat "
+                            "the base's move"),
+    "seconds": Float(0.0, 0, 3600, "wall-clock limit a decision (0: none); machine-dependent"),
+}
+BASES = bases(first="expert")
+PARAMETERS = {**OWN, "base": Choice({b: i for i, b in enumerate(BASES)})}
+
+
 def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0) -> Improved:
     """improve(base) for any numba Policy (or spec), with its parameter values, as a Policy."""
     b = resolve(base)
@@ -75,4 +79,4 @@ IMPROVE = Improved(
     compile_s=20.0, slow=True)
 POLICIES = (IMPROVE,)
 
-__all__ = ["BASES", "IMPROVE", "Improved", "PARAMETERS", "improved"]
+__all__ = ["BASES", "IMPROVE", "OWN", "Improved", "PARAMETERS", "improved"]
