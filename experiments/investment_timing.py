@@ -2,6 +2,7 @@
 import numpy as np
 
 from lostcards.analysis.claims import FAILS, HOLDS, PUBLISHED_HAND, Claim, Control, Measure, described, gains
+from lostcards.analysis.claims.held import held_measures, held_tips
 from lostcards.analysis.claims.measures import event_mean, sweep
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line, sweep_plot
 from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
@@ -17,7 +18,11 @@ CLAIM = Claim(
     title="Invest only on numbers in hand",
     tip=("Lay an investment only when the numbers to justify it are already in your hand. It must go down "
          "before any number, and the multiplier applies to a loss too: ×2 on −14 is −28."),
-    measured=("Tested by doing it: `expert:invest_hand=20` (expert, laying an investment only with at least "
+    measured=("Tested by doing it, two ways. Held to a move rule: `improve:rules=fund20` (improve, none of whose "
+              "own candidate moves lays an investment unless the suit's numbers in hand add up to 20) against improve "
+              "unheld, on the same duplicate deals (2 players; `rules=fund20` holds any bot to it, and expert held "
+              "so is shown for context in every table). Through expert's own switch, the second reading: "
+              "`expert:invest_hand=20` (expert, laying an investment only with at least "
               "20, the cost, in the suit's numbers in hand; its endgame is exempt) against expert as it is, on "
               "duplicate deals, in every table; the threshold swept from 5 to 30 (2 players); expert against "
               "its eager and never-investing versions. For context, from the move logs: the final score of "
@@ -31,6 +36,10 @@ CLAIM = Claim(
                           Control(HOLDS, overrides=(("hand_size", 12),), tables=("4p-team",)),
                           Control(FAILS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND),
                           Control(FAILS, overrides=(("cost", 0),)))),
+        *held_measures("fund20", "held to fund20 (an investment only on 20+ of its numbers in hand), against "
+                       "itself unheld", "funded", context=PAIRED,
+                       controls=(Control(HOLDS, switches="rho=5", overrides=(("cost", 30),)),
+                                 Control(FAILS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND))),
         *sweep("margin_invest", "invest only with {v}+ in hand, against expert", "invest_hand", [t for t in THRESHOLDS if t != 20]),
         Measure("margin_eager", "invest on hope (eager), against expert", described(), "points a round",
                 decides=False, context=("2p",), bots=("expert",), pair=("invest=eager", "")),
@@ -41,7 +50,8 @@ CLAIM = Claim(
         Measure("score_invested_funded", "final score, first investment on 20 or more in hand (the bot's choice)",
                 described(), "points", decides=False, context=("2p", "lc")),
     ),
-    not_run="search and the casual bots: no switch for the investment rule, so the paired rows are expert's.",
+    not_run=("search and the casual bots: weaker than expert; improve's held rows are 2 players only (its "
+             "rounds are costly)."),
 )
 
 
@@ -98,4 +108,5 @@ def tips(res):
                          "waiting for the numbers does not pay.", "whether waiting pays stays open.",
                          harmful="waiting for the numbers costs points.",
                          no_effect="waiting for the numbers makes no material difference."),
+            *held_tips(res, "fund20", "laying an investment only on 20 or more in hand"),
             "An investment must go down before any number, and it multiplies a loss as much as a gain."]

@@ -2,13 +2,19 @@
 import numpy as np
 
 from lostcards.analysis.claims import (
+    FAILS,
+    HOLDS,
+    LADDER_GREEDY,
+    LADDER_RANDOM,
     Claim,
+    Control,
     Measure,
     described,
 )
+from lostcards.analysis.claims.held import held_measures, held_tips
 from lostcards.analysis.claims.measures import event_mean, event_share
 from lostcards.analysis.claims.plots import color, new_figure
-from lostcards.analysis.claims.words import across, value
+from lostcards.analysis.claims.words import across, row_text, value
 
 PAIRED = ("2p", "4p-team", "lc")
 GROUPS = (("dead_both", "dead for both"), ("dead_own", "dead for the discarder only"),
@@ -19,7 +25,10 @@ CLAIM = Claim(
     order=7,
     title="The safe throw",
     tip="The safe throw is a number both sides have already played past.",
-    measured=("For context only: expert against `expert:safety=off` (the same bot, blind to what a discard is "
+    measured=("Tested on its own words by a move rule: `improve:rules=safe` (improve, whose own candidate "
+              "discards are only numbers both sides have played past whenever it holds one) against improve "
+              "unheld, on the same duplicate deals (2 players; `rules=safe` holds any bot to it, and expert held "
+              "so is shown for context in every table). For context only: expert against `expert:safety=off` (the same bot, blind to what a discard is "
               "worth to the other side) on duplicate deals, which is the comparison of `discards-feed-opponent` "
               "and is counted there, once. For context too, every number a bot "
               "discarded (move logs), by the table when it was thrown: dead for both sides (both expeditions "
@@ -30,6 +39,10 @@ CLAIM = Claim(
               "too, so neither can decide anything."),
     statements={"safety": "choose safe throws"},
     measures=(
+        *held_measures("safe", "held to safe (throw only numbers both sides have played past, when it holds "
+                       "one), against itself unheld", "safety", context=PAIRED,
+                       controls=(Control(HOLDS, policy="random", variant=LADDER_RANDOM),
+                                 Control(FAILS, policy="greedy", variant=LADDER_GREEDY))),
         Measure("margin_safety", "expert against its safety-blind self (discards-feed-opponent's comparison)",
                 described("a description: counted in discards-feed-opponent"), "points a round", decides=False,
                 tables=(), context=PAIRED, bots=("expert",), pair=("", "safety=off")),
@@ -41,10 +54,6 @@ CLAIM = Claim(
                   context=("2p",)) for k, words in GROUPS),
     ),
     not_run="solitaire: its discards leave the game, so no throw is safe or unsafe.",
-    untested=("The tip's own words, that the safe throw is a number both sides have played past, need a move rule "
-              "(throw only such numbers when one exists) that a bot can be held to on the same deals; expert's "
-              "safety switch removes its whole danger term, which is discards-feed-opponent's test, so it is "
-              "not counted twice here."),
 )
 
 
@@ -86,7 +95,10 @@ def figure(res):
 
 def reading(res):
     g = res.get
-    return (f"Weighing what a discard is worth to the other side pays expert "
+    return (f"Held to throwing only numbers both sides have played past whenever it holds one, improve changes "
+            f"by {row_text(g('margin_safe', 'improve'))} points a round with two players, expert by "
+            f"{across(res, 'margin_safe_expert', PAIRED)}. "
+            f"Weighing what a discard is worth to the other side pays expert "
             f"{across(res, 'margin_safety', PAIRED)}. A number both sides have played past "
             f"hands over nothing, by the rules; one only the discarder has played past hands expert's opponent "
             f"{value(g('points_dead_own'))} points per throw, one alive for both {value(g('points_alive'))} "
@@ -98,7 +110,7 @@ def reading(res):
 
 def tips(res):
     g = res.get
-    return [f"Not tested on its own words (no row holds a bot to throwing only numbers both sides have played "
-            f"past). For context: expert throws {value(g('share_dead_both'))} of its discarded numbers dead for "
+    return [*held_tips(res, "safe", "throwing only numbers both sides have played past whenever it holds one"),
+            f"For context: expert throws {value(g('share_dead_both'))} of its discarded numbers dead for "
             f"both sides, which hand over nothing by the rules, and {value(g('share_dead_opp'))} dead for the "
             f"opponent only; one alive for both hands the other side {value(g('points_alive'))} points per throw."]

@@ -13,11 +13,12 @@ import pkgutil
 import sys
 
 from lostcards.errors import PolicyError
+from lostcards.policies.held import KEY, held, take_rules
 from lostcards.policies.parameters import Policy, shown
 from lostcards.policies.user import import_policy
 
 PACKAGE = "lostcards.policies"
-OWN_MODULES = ("parameters", "registry", "user")   # this package's modules that are not bots
+OWN_MODULES = ("held", "parameters", "registry", "user")   # this package's modules that are not bots
 _REGISTRY: dict[str, Policy] = {}
 _loaded = False
 BROKEN: dict[str, str] = {}      # entry points that failed to load: name -> why (warned once)
@@ -105,7 +106,8 @@ def bases(first: str = "expert") -> tuple:
 
 
 def resolve(spec) -> Policy:
-    """A Policy from ``name``, ``name:k=v,...``, ``module.path:attr[:k=v,...]`` or a Policy.
+    """A Policy from ``name``, ``name:k=v,...``, ``module.path:attr[:k=v,...]`` or a Policy; a ``rules=``
+    among the parameters holds the bot to those move rules (``policies.held``).
 
     A module path may be a plain module in the working directory (``mymodule:first_card_away``).
     """
@@ -115,6 +117,13 @@ def resolve(spec) -> Policy:
         raise PolicyError(f"a policy is a name such as 'expert:invest=never' or a Policy, got {shown(repr(spec))}")
     text = spec.strip()
     name, _, params = text.partition(":")
+    if KEY + "=" in params:                  # held to move rules: the bot, then held (policies.held)
+        attr, colon, rest = params.rpartition(":")
+        rest, rules = take_rules(rest)
+        head = name + (":" + attr if colon else "")
+        base = resolve(head + (":" + rest if rest else ""))
+        if KEY not in base.parameters:       # a bot with its own rules parameter (improve) takes it below
+            return held(base, rules)
     if name not in _REGISTRY and name.isidentifier() and name in bot_modules():
         _load_module(name)       # only the module asked for: a quick start
     if name not in _REGISTRY:

@@ -21,7 +21,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from lostcards.analysis.claims.declare import LOGGED, OPPONENT, SEARCH_TABLES, Setting
+from lostcards.analysis.claims.declare import LOGGED, OPPONENT, SEARCH_TABLES, STRONG, Setting
 from lostcards.stats import Estimate, duplicate_margins, mean_ci
 
 
@@ -41,6 +41,8 @@ class Sizes:
     search: str = "search"        # the search bot's spec (its default budget)
     improve: str = "improve:k=32"  # the improve bot's spec (k=32: a quarter of its default, see docs/claims.md)
     strength_deals: dict = None   # duplicate deals of each strong bot against expert (the players section)
+    strong_pairs: dict = None     # duplicate deals per paired comparison of a strong bot (held to a move rule
+                                  # against itself: costly, so fewer than ``deals``)
     most: dict = None             # kind -> {data key: the most rounds (deals) it may reach over all stages}
 
     def cap(self, kind: str, data: str) -> int:
@@ -58,17 +60,20 @@ STANDARD = Sizes(rounds={"2p": 60_000, "4p": 20_000, "1p": 20_000, "lc": 20_000}
                  search_deals={"2p": 100, "1p": 200},
                  improve_rounds={"2p": 400, "4p": 120, "1p": 600, "lc": 150},
                  strength_deals={"2p": 300, "1p": 600},
+                 strong_pairs={"2p": 150},
                  most={"search_deals": {"2p": 100, "1p": 200},
-                       "improve_rounds": {"2p": 800, "4p": 240, "1p": 2_400, "lc": 300}})
+                       "improve_rounds": {"2p": 800, "4p": 240, "1p": 2_400, "lc": 300},
+                       "strong_pairs": {"2p": 300}})
 QUICK = Sizes(rounds={"2p": 1_500, "4p": 400, "1p": 400, "lc": 400},
               records={"2p": 150, "4p": 60, "1p": 60, "lc": 60},
               deals={"2p": 400, "4p": 200, "1p": 200, "lc": 200},
               search_deals={"2p": 2, "1p": 3}, search="search:iterations=40",
               improve_rounds={"2p": 8, "4p": 4, "1p": 20, "lc": 6}, improve="improve:k=4",
-              strength_deals={"2p": 8, "1p": 20},
-              most={"search_deals": {"2p": 2, "1p": 3}, "improve_rounds": {"2p": 16, "4p": 8, "1p": 40, "lc": 12}})
+              strength_deals={"2p": 8, "1p": 20}, strong_pairs={"2p": 8},
+              most={"search_deals": {"2p": 2, "1p": 3}, "improve_rounds": {"2p": 16, "4p": 8, "1p": 40, "lc": 12},
+                    "strong_pairs": {"2p": 16}})
 KINDS = {"self-play": "rounds", "move-logs": "records", "duplicate": "deals", "search-games": "search_deals",
-         "improve-games": "improve_rounds"}
+         "improve-games": "improve_rounds", "strong-duplicate": "strong_pairs"}
 PROGRESS_SECONDS = 5.0    # a data set taking longer is played in chunks, each a line of progress
 
 
@@ -174,11 +179,13 @@ class Context:
                                                 self.seed, 0)["facts"])
 
     # -- duplicate deals ----------------------------------------------------------------------
-    def pair(self, a: str, b: str, setting: Setting, share: float = 1.0) -> pd.DataFrame:
+    def pair(self, a: str, b: str, setting: Setting, share: float = 1.0, strong: bool = False) -> pd.DataFrame:
         """Per deal: a's points minus b's (2 and 4 players: each deal played twice, seats swapped,
-        averaged; solitaire: each plays the deal alone), on `share` of the deals' size."""
+        averaged; solitaire: each plays the deal alone), on `share` of the deals' size (`strong`: a strong
+        bot's comparison, on ``Sizes.strong_pairs``)."""
         r = setting.rules()
-        return self._grown(("duplicate", a, b, setting.data), max(1, int(self.n("deals", setting) * share)),
+        kind, size = ("strong-duplicate", "strong_pairs") if strong else ("duplicate", "deals")
+        return self._grown((kind, a, b, setting.data), max(1, int(self.n(size, setting) * share)),
                            lambda s, k: self._pair_rows(a, b, r, s, k))
 
     def _pair_rows(self, a: str, b: str, r, s: int, k: int) -> pd.DataFrame:
@@ -289,7 +296,7 @@ class Subject:
         self.rules = setting.rules()
         self.players = self.rules.players
         self.unit = setting.spec.unit
-        self.spec = ctx.spec(bot) if bot in ("search", OPPONENT) else bot
+        self.spec = ctx.spec(bot) if bot in ("search", OPPONENT, *STRONG) else bot
         self._memo: dict = {}
 
     @property
@@ -357,6 +364,6 @@ class Subject:
     def margin(self, prescribed: str, other: str, share: float = 1.0) -> Estimate:
         """Mean margin per deal of this bot with `prescribed` switches over it with `other` switches."""
         a, b = with_switches(self.spec, prescribed), with_switches(self.spec, other)
-        d = self.ctx.pair(a, b, self.setting, share)
+        d = self.ctx.pair(a, b, self.setting, share, strong=self.bot in STRONG)
         e = mean_ci(d.margin.to_numpy())
         return replace(e, clusters=e.n)

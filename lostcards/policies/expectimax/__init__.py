@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from lostcards.policies import Choice, Int, bases, resolve
 from lostcards.policies.expectimax.endgame import best_of, expectimax_policy
+from lostcards.policies.held import RuleSet
 from lostcards.policies.improve import OWN, Improved
 
 PARAMETERS = {
@@ -17,6 +18,7 @@ PARAMETERS = {
                          "(0: only once it is empty; each card more costs about 100 times as much)"),
     **OWN,
     "base": Choice({b: i for i, b in enumerate(bases(first="expert"))}),
+    "rules": RuleSet(),
 }
 EXPECTIMAX = Improved(
     "expectimax", expectimax_policy, PARAMETERS,

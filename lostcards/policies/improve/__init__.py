@@ -2,7 +2,8 @@
 
 ``improve:base=expert,k=128,z=2`` plays expert's move unless another move,
 played out by expert for every seat from the same ``k`` determinizations of the
-hidden cards, beats it by ``z`` standard errors of the paired difference
+hidden cards, beats it by ``z`` standard errors of the paired difference;
+``rules=fund20`` holds its own candidate moves to move rules (``policies.held``)
 (``decision``: the procedure, improve's configuration of ``engine.improvement``'s step;
 ``engine.playouts``: the play-outs, shared with
 search, learned-mc and ``lostcards analyze``; docs/bots.md the guide and the measured ladder).
@@ -23,6 +24,7 @@ import numpy as np
 
 from lostcards.errors import PolicyError
 from lostcards.policies import Choice, Float, Int, Policy, bases, resolve
+from lostcards.policies.held import RuleSet
 from lostcards.policies.improve.decision import improve_policy
 
 
@@ -59,17 +61,18 @@ OWN = {
     "seconds": Float(0.0, 0, 3600, "wall-clock limit a decision (0: none); machine-dependent"),
 }
 BASES = bases(first="expert")
-PARAMETERS = {**OWN, "base": Choice({b: i for i, b in enumerate(BASES)})}
+PARAMETERS = {**OWN, "base": Choice({b: i for i, b in enumerate(BASES)}), "rules": RuleSet()}
 
 
-def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0) -> Improved:
-    """improve(base) for any numba Policy (or spec), with its parameter values, as a Policy."""
+def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0, rules: int = 0) -> Improved:
+    """improve(base) for any numba Policy (or spec), with its parameter values (`rules`: a move rules
+    mask, ``engine.move_rules``), as a Policy."""
     b = resolve(base)
     if b.kernel is None:
         raise PolicyError(f"improve needs a numba base policy; {b.spec!r} has none")
     params = dict(PARAMETERS, base=Choice({b.spec: 0}))      # the base is fixed: one choice
     return Improved(f"improve({b.spec})", improve_policy, params,
-                    (float(k), float(z), float(seconds), 0.0), doc=IMPROVE.doc, base=b)
+                    (float(k), float(z), float(seconds), 0.0, float(rules)), doc=IMPROVE.doc, base=b)
 
 
 IMPROVE = Improved(

@@ -18,6 +18,11 @@ Per decision (docs/bots.md, "improve"):
    deck, each non-empty pile but the one just discarded onto; piles whose top is
    dead for both sides count once) against the draw of step 3, by the same rule.
 
+Held to move rules (``rules``, ``engine.move_rules``): B's move is first made a
+held one (``move_rules.hold``), and the plays of step 3 are only those the
+rules allow; the play-outs are B's, unheld (the rules bind the decision, not
+the imagined rest of the round).
+
 The budget is ``k`` determinizations (the reproducible one); ``seconds`` > 0
 also stops the candidates once that much time has passed (machine-dependent).
 Every buffer lives on the stack: a decision allocates nothing.  In solitaire
@@ -35,6 +40,7 @@ from lostcards.engine.determinize import POOL_MAX
 from lostcards.engine.improvement import improvement_step, paired_z
 from lostcards.engine.intrinsics import call_policy_at, now_ns, offset, stack_floats, stack_u64, stack_words
 from lostcards.engine.layout import OBS_FIELDS, SEAT_MEM, SLOT_MEM_WORDS, STATE_WORDS
+from lostcards.engine.move_rules import allowed, hold
 from lostcards.engine.moves import (
     DRAW_DECK,
     DRAW_NONE,
@@ -50,10 +56,8 @@ from lostcards.engine.moves import (
 from lostcards.engine.observation import (
     accepted,
     deck_size,
-    hand_cards,
     has,
     legal_draws,
-    legal_plays,
     lowest_card,
     pile_top,
     players,
@@ -69,8 +73,8 @@ from lostcards.numba_cache import jit
 
 # parameter positions (declaration order in __init__.py), then the base's policy and decider
 # addresses (``engine.intrinsics``), then the base policy's own parameters
-P_K, P_Z, P_SECONDS, P_BASE, P_POLICY_AT, P_DECIDE_AT = range(6)
-N_OWN = 6
+P_K, P_Z, P_SECONDS, P_BASE, P_RULES, P_POLICY_AT, P_DECIDE_AT = range(7)
+N_OWN = 7
 K_MAX = 256                        # determinizations a decision at most (the stack buffers' room)
 C_MAX = 48                         # candidates a decision at most (plays, discards, draws)
 SC_DISC = SEAT_MEM.count("scratch") - 2     # scratch words of the solitaire discards
@@ -118,10 +122,13 @@ def improve_move(obs, params, mem):
     words = stack_words(OBS_FIELDS)
     for i in range(OBS_FIELDS):
         words[i] = obs[i]
+    rules = np.int64(params[P_RULES])
     bm = call_policy_at(np.int64(params[P_POLICY_AT]), words, bparams, mem)
+    if rules != 0:
+        bm = hold(obs, words, rules, bm, np.int64(params[P_POLICY_AT]), bparams, mem)
     m = bm
     if k >= 2:
-        m = _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, np.int64(params[P_DECIDE_AT]))
+        m = _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, np.int64(params[P_DECIDE_AT]), rules)
     if p == 1 and not is_pass(m) and move_to(m) == TO_DISCARD:
         d = with_card((np.int64(sc[SC_DISC]), np.int64(sc[SC_DISC + 1])), move_card(m))
         sc[SC_DISC] = np.uint64(d[0])
@@ -132,15 +139,17 @@ def improve_move(obs, params, mem):
 @jit(inline=True)
 def _plays(obs, cand, inc, j0, ctx):
     """The challengers to B's move ``cand[inc]``: every play to an expedition and every discard (dead
-    cards once), each with B's draw where that draw is still legal (else the deck)."""
+    cards once) that the move rules ``ctx[17]`` allow, each with B's draw where that draw is still
+    legal (else the deck)."""
     p, own, opp, n_deck = ctx[0], ctx[1], ctx[2], ctx[3]
+    lays, throws = allowed(obs, ctx[17])
     bm = cand[inc]
     passed = is_pass(bm)
     bcard = move_card(bm)
     bto = move_to(bm) if not passed else -1
     bdraw = move_draw(bm) if not passed else DRAW_DECK
     n = j0
-    rest = legal_plays(obs)
+    rest = lays
     while (rest[0] | rest[1]) != 0 and n < C_MAX:
         c = lowest_card(rest)
         rest = without(rest, c)
@@ -148,7 +157,7 @@ def _plays(obs, cand, inc, j0, ctx):
             cand[n] = make_play(c, TO_EXPEDITION, draw_for(obs, p, c, TO_EXPEDITION, bdraw, n_deck))
             n += 1
     dead_seen = bto == TO_DISCARD and _dead(bcard, own, opp)
-    rest = hand_cards(obs)
+    rest = throws
     while (rest[0] | rest[1]) != 0 and n < C_MAX:
         c = lowest_card(rest)
         rest = without(rest, c)
@@ -216,7 +225,7 @@ def _z_rule(inc, j0, n, ctx):
 
 
 @jit(inline=True)
-def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
+def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at, rules):
     p = players(obs)
     sd = side(obs)
     own = accepted(obs, sd)
@@ -239,7 +248,7 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
     seed_stream(rng, seed, obs.turn, DET_STREAM)
     deal_determinizations(dets, k, obs, disc0, disc1, base, used, need, pool, rng)
     ctx = (p, own, opp, n_deck, dets, k, st, mem, one, vals, seed, obs.turn, decide_at, bparams,
-           seconds, t_end, z)
+           seconds, t_end, z, rules)
     # ---- the plays: B's move first, played out with the others
     cand[0] = bm
     inc, n = improvement_step(obs, cand, 0, 1, 0, _plays, _played_out, _z_rule, ctx)
