@@ -3,6 +3,7 @@ import numpy as np
 
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean, event_share
+from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.plots import color, new_figure, rows_panel
 from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
@@ -31,11 +32,11 @@ CLAIM = Claim(
     untested=("\"Reachable\" names no rate: the share of opened expeditions that reach the bonus is shown as "
               "context, not judged against a threshold the tip does not name."),
     measures=(
-        Measure("margin_bonus", "expert against its bonus-blind self", gains(1.0), "points a round", tables=PAIRED,
+        Measure("margin_bonus", "expert against its bonus-blind self", gains(basis=WIN), "points a round", tables=PAIRED,
                 context=("lc",), bots=("expert",), pair=("", "bonus=off"), statement="depth",
                 controls=(Control(FAILS, overrides=(("bonus_cards", 8),), variant=PUBLISHED_BONUS),
                           Control(HOLDS, overrides=(("bonus_points", 60),)))),
-        Measure("margin_bonus_uninvested", "expert against playing for the bonus only when invested", gains(1.0),
+        Measure("margin_bonus_uninvested", "expert against playing for the bonus only when invested", gains(basis=WIN),
                 "points a round", tables=PAIRED, context=("lc",), bots=("expert",), pair=("", "bonus_from=1"),
                 statement="any",
                 controls=(Control(HOLDS, overrides=(("bonus_cards", 4),)),

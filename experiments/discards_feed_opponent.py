@@ -11,6 +11,7 @@ from lostcards.analysis.claims import (
     gains,
 )
 from lostcards.analysis.claims.measures import event_share
+from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.plots import new_figure, rows_panel
 from lostcards.analysis.claims.words import across, by_verdict, changes, value
 from lostcards.stats import cluster_diff, cluster_ratio
@@ -35,7 +36,7 @@ CLAIM = Claim(
     statements={"feed": "your discards feed your opponent: read their board before you throw"},
     scope=TABLES,
     measures=(
-        Measure("margin_feed", "expert against discarding blind to what the other side can lay", gains(1.0),
+        Measure("margin_feed", "expert against discarding blind to what the other side can lay", gains(basis=WIN),
                 "points a round", tables=TABLES, bots=("expert",), pair=("", "safety=off"), statement="feed",
                 controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),), tables=("2p", "4p-team")),
                           Control(FAILS, switches="danger=0", tables=("lc",),

@@ -11,6 +11,7 @@ from lostcards.analysis.claims import (
     gains,
 )
 from lostcards.analysis.claims.measures import event_mean
+from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.plots import new_figure, rows_panel
 from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
@@ -37,17 +38,17 @@ CLAIM = Claim(
     statements={"count": "count your plays left", "skip": "when you can't lay everything, skip the low cards",
                 "last": "on your last play, take whatever adds most"},
     measures=(
-        Measure("margin_count", "expert against not counting the plays left", gains(1.0), "points a round",
+        Measure("margin_count", "expert against not counting the plays left", gains(basis=WIN), "points a round",
                 tables=SHORT, context=("1p",), bots=("expert",), pair=("", "count=off"), statement="count",
                 controls=TINY),
-        Measure("margin_skip_low", "expert against laying from the bottom when plays are short", gains(1.0),
+        Measure("margin_skip_low", "expert against laying from the bottom when plays are short", gains(basis=WIN),
                 "points a round", tables=SHORT, bots=("expert",), pair=("", "skip_low=off"), statement="skip",
                 controls=(Control(HOLDS, overrides=(("hand_size", 10),), tables=("2p",)),
                           Control(HOLDS, overrides=(("hand_size", 12),), tables=("4p-team", "lc")),
                           Control(FAILS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p",)),
                           Control(FAILS, overrides=(("hand_size", 4),), tables=("4p-team",)),
                           Control(FAILS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))),
-        Measure("margin_last_play", "expert against a last play like any other", gains(1.0), "points a round",
+        Measure("margin_last_play", "expert against a last play like any other", gains(basis=WIN), "points a round",
                 tables=SHORT, bots=("expert",), pair=("", "last_play=off"), statement="last",
                 controls=(Control(FAILS, overrides=(("hand_size", 2),), tables=("2p", "lc")),
                           Control(FAILS, switches="endgame=off", tables=("4p-team",),

@@ -13,6 +13,7 @@ from lostcards.analysis.claims import (
     at_least,
 )
 from lostcards.analysis.claims.measures import distribution, unit_mean, unit_percentiles, unit_ratio
+from lostcards.analysis.claims.tolerance import CARD, CARD_SHARE
 from lostcards.analysis.claims.plots import new_figure, rows_panel
 from lostcards.analysis.claims.words import by_verdict, value
 
@@ -36,14 +37,14 @@ CLAIM = Claim(
     deciding=("expert",),
     scope=SEATS,
     measures=(
-        Measure("discards", "discards per seat and round (team table: per team)", about(9), "discards",
+        Measure("discards", "discards per seat and round (team table: per team)", about(9, basis=CARD), "discards",
                 tables=SEATS, context=("4p-team", "lc"), statement="nine",
                 controls=(Control(HOLDS, overrides=(("cost", 25),), tables=("2p",)),
                           Control(HOLDS, overrides=(("cost", 45),), tables=("4p-seat",)),
                           Control(HOLDS, overrides=(("cost", 22),), tables=("1p",)),
                           Control(FAILS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND),
                           Control(FAILS, policy="random", variant=LADDER_RANDOM))),
-        Measure("discard_share", "discards / plays", at_least(0.4, 0.02), "share", tables=SEATS,
+        Measure("discard_share", "discards / plays", at_least(0.4, basis=CARD_SHARE), "share", tables=SEATS,
                 context=("4p-team", "lc"), statement="share",
                 controls=(Control(HOLDS, policy="random", variant=LADDER_RANDOM),
                           Control(FAILS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p", "1p")),

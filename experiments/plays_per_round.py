@@ -13,6 +13,7 @@ from lostcards.analysis.claims import (
     described,
 )
 from lostcards.analysis.claims.measures import distribution, fit, unit_mean, unit_percentiles
+from lostcards.analysis.claims.tolerance import CARD
 from lostcards.analysis.claims.plots import color, interval_bars, new_figure, ref_line
 from lostcards.analysis.claims.words import by_verdict, short, value
 
@@ -50,7 +51,7 @@ CLAIM = Claim(
     bots=(*BOTS, OPPONENT),
     scope=("2p", "4p-seat", "4p-team", "1p"),
     measures=(
-        Measure("plays", "plays per seat (team tables: per team)", lambda st: about(plays_each(st)), "plays",
+        Measure("plays", "plays per seat (team tables: per team)", lambda st: about(plays_each(st), basis=CARD), "plays",
                 tables=("2p", "4p-seat"), context=("4p-team", "1p", "lc"), statement="plays",
                 controls=(Control(FAILS, policy="random", variant=LADDER_RANDOM),
                           Control(HOLDS, policy="greedy", variant=LADDER_GREEDY))),

@@ -17,6 +17,7 @@ from lostcards.analysis.claims import (
     described,
 )
 from lostcards.analysis.claims.measures import distribution, event_mean, fit, percentiles
+from lostcards.analysis.claims.tolerance import Basis
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line
 from lostcards.analysis.claims.verdict import TOO_FEW
 from lostcards.analysis.claims.words import by_verdict, short, value
@@ -26,6 +27,36 @@ CONTEXT = ("4p-seat", "lc", "1p")
 CONTROLS = (Control(FAILS, policy="random", variant=LADDER_RANDOM),
             Control(HOLDS, policy="greedy", variant=LADDER_GREEDY),
             Control(HOLDS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND))
+
+TIP_A, TIP_B = 22, 0.6
+
+
+def _band(setting) -> float:
+    """The tolerance of "about 22", tied to the decision it informs: how far the tip's 22 lies above the
+    table's cost (20), so that the band stops where a suit held empty would no longer pay its cost."""
+    return TIP_A - setting.rules().cost
+
+
+def _intercept(setting):
+    d = _band(setting)
+    return about(TIP_A, d, f"about {TIP_A} (±{d:g}: {TIP_A - d:g} to {TIP_A + d:g}; below {TIP_A - d:g} a suit held "
+                 "empty no longer pays its cost)")
+
+
+def _slope(setting):
+    """ "60% of what you hold": a tolerance that moves the reach of a suit dealt its typical numbers by the
+    intercept's band: the band over the numbers a seat is dealt in a suit it holds any of (that table's)."""
+    d = _band(setting)
+    return about(TIP_B, basis=Basis("reach", f"{d:g} over a suit's dealt numbers",
+                                    f"the intercept's band ({d:g}) over the numbers a seat is dealt in a suit it "
+                                    "holds any of", lambda f: d / f.held.estimate))
+
+
+def _empty(setting):
+    d = _band(setting)
+    return between(TIP_A - d, TIP_A + d, TIP_A, f"barely over its cost: {TIP_A - d:g} to {TIP_A + d:g} (the band "
+                   f"of 'about {TIP_A}')")
+
 
 CLAIM = Claim(
     id="reach-22-plus-60",
@@ -47,12 +78,11 @@ CLAIM = Claim(
                 "empty": "a suit held empty barely pays its 20"},
     bots=(*BOTS, OPPONENT),
     measures=(
-        Measure("intercept", "reached = a + b × held: a", about(22), "points", tables=DECIDE, context=CONTEXT,
+        Measure("intercept", "reached = a + b × held: a", _intercept, "points", tables=DECIDE, context=CONTEXT,
                 statement="intercept", controls=CONTROLS),
-        Measure("slope", "reached = a + b × held: b", about(0.6), "", tables=DECIDE, context=CONTEXT,
+        Measure("slope", "reached = a + b × held: b", _slope, "", tables=DECIDE, context=CONTEXT,
                 statement="slope", controls=CONTROLS),
-        Measure("reached_empty", "numbers reaching the hand in a suit held empty",
-                between(20, 24.2, 22, "barely over its 20: 20 to 24.2 (the tip's 22 + 10%)"), "points",
+        Measure("reached_empty", "numbers reaching the hand in a suit held empty", _empty, "points",
                 tables=DECIDE, context=CONTEXT, statement="empty", controls=CONTROLS),
         *distribution("reached_empty", "numbers reaching the hand in a suit held empty", "points",
                       ("2p", "4p-seat", "lc")),

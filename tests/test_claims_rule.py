@@ -77,7 +77,7 @@ def test_combine(verdicts, want):
 
 
 def test_expectations_declare_their_region_and_smallest_effect():
-    e = about(18)
+    e = about(18, 1.8)
     assert (e.low, e.high, e.smallest_effect, e.value) == pytest.approx((16.2, 19.8, 1.8, 18))
     g = gains(1.0)
     assert (g.low, g.high, g.smallest_effect) == (1.0, INF, 1.0)
@@ -111,10 +111,10 @@ def test_a_comparison_says_which_way_it_fails(lo, hi, want):
     (gains(1.0), -4.0, -3.5, HARMFUL),         # far below -1 for its width
     (gains(1.0), -3.0, -1.5, AT_EDGE),         # harmful, within its width of -1
     (gains(1.0), 0.12, 0.97, AT_EDGE),         # no material effect, 0.03 from e
-    (about(18), 19.759, 19.799, AT_EDGE),      # holds, 0.001 from 19.8 with a width of 0.04
-    (about(18), 18.0, 18.1, HOLDS),
-    (about(18), 10, 12, FAILS),
-    (about(18), 17, 21, UNDECIDED),            # straddling stays undecided
+    (about(18, 1.8), 19.759, 19.799, AT_EDGE),      # holds, 0.001 from 19.8 with a width of 0.04
+    (about(18, 1.8), 18.0, 18.1, HOLDS),
+    (about(18, 1.8), 10, 12, FAILS),
+    (about(18, 1.8), 17, 21, UNDECIDED),            # straddling stays undecided
 ])
 def test_at_the_edge(expect, lo, hi, want):
     assert expect.verdict(lo, hi) == want
@@ -124,8 +124,8 @@ def test_at_the_edge(expect, lo, hi, want):
     (gains(1.0), 1.5, 3.0, 1.5),               # holds up to e = 1.5 (the interval's low end)
     (gains(1.0), 0.12, 0.97, 0.97),            # no material effect from e = 0.97 on
     (gains(1.0), -3.0, -1.5, 1.5),             # harmful while e < 1.5
-    (about(18), 19.759, 19.799, 1.799),        # "about 18" holds from a tolerance of 1.799 (10.0%) on
-    (about(0.6), 0.62, 0.65, 0.05),            # holds from 0.05 on
+    (about(18, 1.8), 19.759, 19.799, 1.799),        # "about 18" holds from a tolerance of 1.799 (10.0%) on
+    (about(0.6, 0.06), 0.62, 0.65, 0.05),            # holds from 0.05 on
     (at_least(0.4, 0.02), 0.1, 0.2, 0.2),      # fails until the tolerance reaches 0.2 (then undecided)
 ])
 def test_flip_point(expect, lo, hi, flip):
@@ -137,7 +137,7 @@ def test_flip_point(expect, lo, hi, flip):
 
 
 def test_only_comparisons_tell_harmful_from_no_effect():
-    assert about(18).verdict(10, 12) == FAILS and at_least(0.4, 0.02).verdict(0.1, 0.2) == FAILS
+    assert about(18, 1.8).verdict(10, 12) == FAILS and at_least(0.4, 0.02).verdict(0.1, 0.2) == FAILS
 
 
 @pytest.mark.parametrize("verdicts,want", [

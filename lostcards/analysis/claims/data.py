@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from lostcards.analysis.claims.declare import LOGGED, OPPONENT, SEARCH_TABLES, Setting
-from lostcards.stats import Estimate, duplicate_margins, mean_ci
+from lostcards.analysis.claims.tolerance import Feel, margins_of, win_point
+from lostcards.stats import Estimate, cluster_mean, duplicate_margins, mean_ci
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ class Context:
         self.key_seconds: dict = {}       # data key -> playing time so far (what doubling it costs)
         self.touched: set = set()         # data keys asked for since the caller last cleared it
         self.played: dict = {}            # what was played, for the manifest and the report
+        self._feel: dict = {}             # (data key, unit) -> Feel: each table's tolerances
 
     def may_grow(self, key: tuple, scale: int) -> bool:
         """Whether the data `key` may be played at `scale` times the first stage's size within the plan's caps
@@ -157,14 +159,33 @@ class Context:
         return _concat_all(parts)
 
     # -- self-play: the tidy tables -------------------------------------------------------
-    def selfplay(self, spec: str, setting: Setting) -> dict:
+    def selfplay(self, spec: str, setting: Setting, n: int = 0) -> dict:
+        """The tidy tables of `spec`'s self-play in `setting`: the stage's rounds (or the first `n`)."""
         from lostcards.run.runner import play
         from lostcards.run.tables import tables
         r = setting.rules()
         other = None if r.players == 1 else spec
-        return self._grown(("self-play", spec, setting.data), self.n("rounds", setting),
+        return self._grown(("self-play", spec, setting.data), n or self.n("rounds", setting),
                            lambda s, k: tables(play(r, spec, other, rounds=k, seed=self.seed, start=s,
                                                     threads=self.threads)))
+
+    def feel(self, setting: Setting) -> Feel:
+        """The table's tolerances (``tolerance.Feel``), from expert's self-play there at the plan's first-stage
+        size: the same at every stage, so a row's tolerance never moves with the rounds played."""
+        key = (setting.data, setting.spec.unit)
+        if key not in self._feel:
+            saved, self.touched = self.touched, set()     # not data of the row being measured
+            t = self.selfplay("expert", setting, int(self.sizes.rounds[setting.spec.data]))
+            self.touched = saved
+            seats = t["seats"]
+            if setting.spec.unit == "team":
+                seats = seats.groupby(["round", "side"], observed=True)[["plays"]].sum().reset_index()
+            ss = t["seat_suits"]
+            ss = ss[ss.held_count > 0]
+            self._feel[key] = Feel(setting.table, win_point(margins_of(t["rounds"], setting.spec.players)),
+                                   cluster_mean(seats.plays.to_numpy(float), seats["round"].to_numpy()),
+                                   cluster_mean(ss.held_sum.to_numpy(float), ss["round"].to_numpy()))
+        return self._feel[key]
 
     def facts(self, spec: str, setting: Setting) -> dict:
         r = setting.rules()

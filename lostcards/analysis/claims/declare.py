@@ -162,8 +162,11 @@ class Measure:
     controls: tuple = ()            # Control, ...: settings where it holds and where it does not
     statement: str = ""             # which of the tip's statements it tests (a short name)
 
-    def expect_for(self, setting) -> Expect:
-        return self.expect(setting) if callable(self.expect) else self.expect
+    def expect_for(self, setting, feel=None) -> Expect:
+        """What the tip says in `setting`, its tolerance derived from that table's ``tolerance.Feel``
+        where it declares a basis (``Expect.felt``)."""
+        e = self.expect(setting) if callable(self.expect) else self.expect
+        return e.felt(feel)
 
     def where(self) -> tuple:
         return tuple(dict.fromkeys(self.tables + self.context))

@@ -26,7 +26,7 @@ functions, tested branch by branch.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 HOLDS, PARTLY, FAILS, UNDECIDED = "holds", "partly", "does not hold", "undecided"
 HARMFUL, NO_EFFECT = "harmful", "no material effect"
@@ -39,7 +39,6 @@ VERDICTS = (HOLDS, PARTLY, BOTS_DISAGREE, HARMFUL, NO_EFFECT, FAILS, BY_TABLE, A
             TOO_FEW)
 INF = math.inf
 ALPHA = 0.05            # the family-wise error rate of the report's deciding intervals
-ABOUT = 0.10            # "about X" holds within X +/- 10%
 
 
 @dataclass(frozen=True)
@@ -54,6 +53,19 @@ class Expect:
     equivalence: bool = False        # a comparison: below it, tell "harmful" from "no material effect"
     edges: tuple = ()                # (low anchor, sign, high anchor, sign): the region at tolerance t is
     #                                  [anchor + sign t, ...] (nan: that side is open); () fixed
+    basis: object = None             # a ``tolerance.Basis``: the tolerance is derived from the table's rounds
+    #                                  (``felt``); None: the declared one
+
+    def felt(self, feel) -> "Expect":
+        """The statement with its tolerance derived from one table's rounds (``tolerance.Feel``); its text's
+        {t}, {low} and {high} filled in.  A declared tolerance stays as it is."""
+        if self.basis is None:
+            return self
+        if feel is None:
+            raise ValueError(f"'{self.text}' derives its tolerance from the table's rounds: none given")
+        t = float(self.basis.of(feel))
+        e = self.at(t)
+        return replace(e, text=self.text.format(t=_g3(t), low=_g3(e.low), high=_g3(e.high)))
 
     def at(self, t: float) -> "Expect":
         """The same statement with tolerance (smallest effect) `t` in place of its own."""
@@ -62,7 +74,7 @@ class Expect:
         la, ls, ha, hs = self.edges
         low = -INF if math.isnan(la) else la + ls * t
         high = INF if math.isnan(ha) else ha + hs * t
-        return Expect(low, high, t, self.text, self.value, self.equivalence, self.edges)
+        return replace(self, low=low, high=high, smallest_effect=t)
 
     def plain(self, ci_low: float, ci_high: float) -> str:
         """The verdict before the edge rule: holds, a way of failing, or undecided."""
@@ -116,21 +128,47 @@ def _g(x: float) -> str:
     return f"{x:g}"
 
 
-def about(x: float, tol: float = ABOUT, text: str = "") -> Expect:
-    """'about x': within x +/- tol x; a difference smaller than that does not matter."""
-    d = abs(x) * tol
-    return Expect(x - d, x + d, d, text or f"about {_g(x)} (±{tol:.0%}: {_g(x - d)} to {_g(x + d)})", x,
+def _g3(x: float) -> str:
+    return f"{x:.3g}"
+
+
+def _derived(e: Expect, basis) -> Expect:
+    """`e` with its tolerance left to be derived from the table's rounds (``Expect.felt``)."""
+    return replace(e, low=math.nan, high=math.nan, smallest_effect=math.nan, basis=basis)
+
+
+def about(x: float, d: float = None, text: str = "", basis=None) -> Expect:
+    """'about x': within x +/- d, d the tolerance (or derived from the table's rounds by `basis`); a
+    difference smaller than that does not matter."""
+    if basis is not None:
+        return _derived(Expect(x, x, 0.0, text or f"about {_g(x)} (±{{t}}, {basis.short}: {{low}} to {{high}})", x,
+                               edges=(x, -1.0, x, 1.0)), basis)
+    if d is None:
+        raise ValueError(f"about({x:g}) needs its tolerance: a band or a basis to derive it from")
+    d = abs(float(d))
+    return Expect(x - d, x + d, d, text or f"about {_g(x)} (±{_g(d)}: {_g(x - d)} to {_g(x + d)})", x,
                   edges=(x, -1.0, x, 1.0))
 
 
-def gains(effect: float, unit: str = "points a round", text: str = "") -> Expect:
-    """'A beats B': a margin of at least `effect` (the smallest effect that matters)."""
+def gains(effect: float = None, unit: str = "points a round", text: str = "", basis=None) -> Expect:
+    """'A beats B': a margin of at least `effect` (the smallest effect that matters), or of at least the
+    tolerance `basis` derives from the table's rounds (``tolerance.WIN``: one percentage point of win rate)."""
+    if basis is not None:
+        return _derived(Expect(0.0, INF, 0.0, text or f"a gain of at least {{t}} {unit} ({basis.short})", 0.0,
+                               equivalence=True, edges=(0.0, 1.0, math.nan, 0.0)), basis)
+    if effect is None:
+        raise ValueError("gains() needs its smallest effect: a number or a basis to derive it from")
     return Expect(effect, INF, effect, text or f"a gain of at least {_g(effect)} {unit}", 0.0, equivalence=True,
                   edges=(0.0, 1.0, math.nan, 0.0))
 
 
-def at_least(x: float, effect: float, text: str = "") -> Expect:
-    """'at least / over x': x less the smallest effect, or more."""
+def at_least(x: float, effect: float = None, text: str = "", basis=None) -> Expect:
+    """'at least / over x': x less the smallest effect (or the tolerance `basis` derives), or more."""
+    if basis is not None:
+        return _derived(Expect(x, INF, 0.0, text or f"at least {_g(x)} (less than {{t}} short, {basis.short}: "
+                               "no difference)", x, edges=(x, -1.0, math.nan, 0.0)), basis)
+    if effect is None:
+        raise ValueError(f"at_least({x:g}) needs its smallest effect: a number or a basis to derive it from")
     return Expect(x - effect, INF, effect, text or f"at least {_g(x)} (less than {_g(effect)} short: no difference)", x,
                   edges=(x, -1.0, math.nan, 0.0))
 
