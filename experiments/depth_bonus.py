@@ -3,8 +3,8 @@ import numpy as np
 
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean, event_share
-from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.plots import color, new_figure, rows_panel
+from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
 PAIRED = ("2p", "4p-team", "1p")        # the tip's six cards: lost-cities pays the bonus at 8, so it is context

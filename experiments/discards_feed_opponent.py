@@ -11,8 +11,8 @@ from lostcards.analysis.claims import (
     gains,
 )
 from lostcards.analysis.claims.measures import event_share
-from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.plots import new_figure, rows_panel
+from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, changes, value
 from lostcards.stats import cluster_diff, cluster_ratio
 

@@ -11,8 +11,8 @@ from lostcards.analysis.claims import (
     gains,
 )
 from lostcards.analysis.claims.measures import event_mean
-from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.plots import new_figure, rows_panel
+from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
 ALL = ("2p", "4p-team", "1p", "lc")

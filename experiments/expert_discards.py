@@ -13,8 +13,8 @@ from lostcards.analysis.claims import (
     at_least,
 )
 from lostcards.analysis.claims.measures import distribution, unit_mean, unit_percentiles, unit_ratio
-from lostcards.analysis.claims.tolerance import CARD, CARD_SHARE
 from lostcards.analysis.claims.plots import new_figure, rows_panel
+from lostcards.analysis.claims.tolerance import CARD, CARD_SHARE
 from lostcards.analysis.claims.words import by_verdict, value
 
 ALL = ("2p", "4p-seat", "4p-team", "1p", "lc")

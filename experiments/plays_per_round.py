@@ -13,8 +13,8 @@ from lostcards.analysis.claims import (
     described,
 )
 from lostcards.analysis.claims.measures import distribution, fit, unit_mean, unit_percentiles
-from lostcards.analysis.claims.tolerance import CARD
 from lostcards.analysis.claims.plots import color, interval_bars, new_figure, ref_line
+from lostcards.analysis.claims.tolerance import CARD
 from lostcards.analysis.claims.words import by_verdict, short, value
 
 ALL = ("2p", "4p-seat", "4p-team", "1p", "lc")

@@ -17,8 +17,8 @@ from lostcards.analysis.claims import (
     described,
 )
 from lostcards.analysis.claims.measures import distribution, event_mean, fit, percentiles
-from lostcards.analysis.claims.tolerance import Basis
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line
+from lostcards.analysis.claims.tolerance import Basis
 from lostcards.analysis.claims.verdict import TOO_FEW
 from lostcards.analysis.claims.words import by_verdict, short, value
 
