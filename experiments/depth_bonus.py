@@ -34,7 +34,9 @@ CLAIM = Claim(
     measures=(
         Measure("margin_bonus", "expert against its bonus-blind self", gains(basis=WIN), "points a round", tables=PAIRED,
                 context=("lc",), bots=("expert",), pair=("", "bonus=off"), statement="depth",
-                controls=(Control(FAILS, overrides=(("bonus_cards", 8),), variant=PUBLISHED_BONUS),
+                controls=(Control(FAILS, overrides=(("bonus_cards", 8),), variant=PUBLISHED_BONUS,
+                                  tables=("2p", "4p-team")),
+                          Control(FAILS, overrides=(("bonus_points", 0),), tables=("1p",)),
                           Control(HOLDS, overrides=(("bonus_points", 60),)))),
         Measure("margin_bonus_uninvested", "expert against playing for the bonus only when invested", gains(basis=WIN),
                 "points a round", tables=PAIRED, context=("lc",), bots=("expert",), pair=("", "bonus_from=1"),

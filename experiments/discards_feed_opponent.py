@@ -38,8 +38,7 @@ CLAIM = Claim(
     measures=(
         Measure("margin_feed", "expert against discarding blind to what the other side can lay", gains(basis=WIN),
                 "points a round", tables=TABLES, bots=("expert",), pair=("", "safety=off"), statement="feed",
-                controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),), tables=("2p", "4p-team")),
-                          Control(FAILS, switches="danger=0", tables=("lc",),
+                controls=(Control(FAILS, switches="danger=0",
                                   variant="expert with its danger weight at 0 (a documented switch)"),
                           Control(HOLDS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p", "4p-team")),
                           Control(HOLDS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))),

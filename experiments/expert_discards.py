@@ -48,7 +48,7 @@ CLAIM = Claim(
                 context=("4p-team", "lc"), statement="share",
                 controls=(Control(HOLDS, policy="random", variant=LADDER_RANDOM),
                           Control(FAILS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p", "1p")),
-                          Control(FAILS, overrides=(("hand_size", 10),)))),
+                          Control(FAILS, overrides=(("cost", 5),)))),
         *distribution("discards", "discards per seat and round (team table: per team)", "discards", ALL),
     ),
 )
