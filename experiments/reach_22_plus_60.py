@@ -19,7 +19,6 @@ from lostcards.analysis.claims import (
 from lostcards.analysis.claims.measures import distribution, event_mean, fit, percentiles
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line
 from lostcards.analysis.claims.tolerance import Basis
-from lostcards.analysis.claims.verdict import TOO_FEW
 from lostcards.analysis.claims.words import by_verdict, short, value
 
 DECIDE = ("2p",)                  # "over a two-player round": the other tables are context
@@ -145,7 +144,7 @@ def reading(res):
 def _words(res, bot: str) -> str:
     a, b = res.get("intercept", bot), res.get("slope", bot)
     few = "too few games to tell"
-    if a is not None and b is not None and a.verdict == b.verdict == TOO_FEW:
+    if a is not None and b is not None and a.left_out and b.left_out:
         return by_verdict(a, "", "", "", too_few=few)
     return (by_verdict(a, "about the tip's 22", "not the tip's 22", "undecided against the tip's 22", too_few=few)
             + " and " + by_verdict(b, "about its 60%", "not its 60%", "undecided against its 60%", too_few=few))

@@ -32,7 +32,7 @@ def test_each_control_gives_the_verdict_it_declares_where_the_row_decides(ctx, c
     c = m.controls[i]
     row = control_row(mod, m, c, ctx, table, LEVEL)
     assert row.table == (c.table or table)
-    assert c.matches(row.verdict), (c.text(table), row.verdict, row.est, row.expect)
+    assert c.matches(row.verdict, row.way), (c.text(table), row.verdict, row.way, row.est, row.expect)
 
 
 @pytest.mark.parametrize("cid", list(MODS))

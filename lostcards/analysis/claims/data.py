@@ -253,6 +253,12 @@ class Context:
         e = mean_ci(d.margin.to_numpy())
         return replace(e, clusters=e.n)
 
+    def feels(self) -> dict:
+        """{table: its ``Feel``} for the tables whose tolerances the run derived (in the tables' order)."""
+        from lostcards.analysis.claims.declare import TABLES
+        got = {f.table: f for (data, unit), f in self._feel.items() if "(" not in data}
+        return {t: got[t] for t in TABLES if t in got}
+
     def played_count(self, key: tuple) -> int:
         """How many rounds (deals) of the data `key` the run holds (nothing is played)."""
         return self._cache.get(key, (0, None))[0]

@@ -124,7 +124,7 @@ def control_row(mod, measure, control, ctx: Context, table: str = "2p", level: f
     est = est.at(level)
     expect = expect_in(measure, setting, ctx)
     return Row(mod.CLAIM.id, measure, control.bot, policy, "", setting, est, expect, True,
-               expect.plain(est.ci_low, est.ci_high))
+               expect.plain(est.ci_low, est.ci_high), way=expect.way(est.ci_low, est.ci_high))
 
 
 def _invalid(e) -> str:
@@ -160,7 +160,7 @@ def too_few(rows) -> None:
     (``combine_bots`` then lets the other bots decide the statement)."""
     for r in rows:
         if r.decides and r.verdict == UNDECIDED and r.bot in STRONG:
-            r.verdict = TOO_FEW
+            r.cause = TOO_FEW
 
 
 def judge(res: Result, level: float) -> None:
@@ -173,8 +173,9 @@ def judge_rows(rows, level: float) -> None:
         if r.decides:
             r.est = r.est.at(level)
             r.verdict = r.expect.verdict(r.est.ci_low, r.est.ci_high)
+            r.way = r.expect.way(r.est.ci_low, r.est.ci_high)
         else:
-            r.verdict = ""
+            r.verdict = r.way = ""
 
 
 @dataclass
