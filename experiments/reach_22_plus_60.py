@@ -1,4 +1,6 @@
 """reach-22-plus-60: the numbers of a suit that reach a hand, against what the deal gave."""
+from dataclasses import replace
+
 import numpy as np
 
 from lostcards.analysis.claims import (
@@ -36,10 +38,14 @@ def _band(setting) -> float:
     return TIP_A - setting.rules().cost
 
 
-def _intercept(setting):
+def _cost(setting) -> Basis:
     d = _band(setting)
-    return about(TIP_A, d, f"about {TIP_A} (±{d:g}: {TIP_A - d:g} to {TIP_A + d:g}; below {TIP_A - d:g} a suit held "
-                 "empty no longer pays its cost)")
+    return Basis("cost", f"down to the cost of {TIP_A - d:g}", f"the tip's {TIP_A} less the cost ({d:g}): below "
+                 f"{TIP_A - d:g} a suit held empty no longer pays its cost", lambda f: d)
+
+
+def _intercept(setting):
+    return about(TIP_A, basis=_cost(setting))
 
 
 def _slope(setting):
@@ -53,8 +59,8 @@ def _slope(setting):
 
 def _empty(setting):
     d = _band(setting)
-    return between(TIP_A - d, TIP_A + d, TIP_A, f"barely over its cost: {TIP_A - d:g} to {TIP_A + d:g} (the band "
-                   f"of 'about {TIP_A}')")
+    return replace(between(TIP_A - d, TIP_A + d, TIP_A, f"barely over its cost: {TIP_A - d:g} to {TIP_A + d:g} "
+                           f"(the band of 'about {TIP_A}')"), basis=_cost(setting))
 
 
 CLAIM = Claim(

@@ -43,6 +43,7 @@ class Sizes:
     improve: str = "improve:k=32"  # the improve bot's spec (k=32: a quarter of its default, see docs/claims.md)
     strength_deals: dict = None   # duplicate deals of each strong bot against expert (the players section)
     most: dict = None             # kind -> {data key: the most rounds (deals) it may reach over all stages}
+    stakes_rounds: dict = None    # expert's rounds whose lay-or-throw decisions are played out (``stakes``)
 
     def cap(self, kind: str, data: str) -> int:
         """The most rounds (deals) of one kind of data the run may play in one table: the plan's budget,
@@ -60,16 +61,19 @@ STANDARD = Sizes(rounds={"2p": 60_000, "4p": 20_000, "1p": 20_000, "lc": 20_000}
                  improve_rounds={"2p": 400, "4p": 120, "1p": 600, "lc": 150},
                  strength_deals={"2p": 300, "1p": 600},
                  most={"search_deals": {"2p": 100, "1p": 200},
-                       "improve_rounds": {"2p": 800, "4p": 240, "1p": 2_400, "lc": 300}})
+                       "improve_rounds": {"2p": 800, "4p": 240, "1p": 2_400, "lc": 300}},
+                 stakes_rounds={"2p": 400, "4p": 100, "1p": 400, "lc": 200})
 QUICK = Sizes(rounds={"2p": 1_500, "4p": 400, "1p": 400, "lc": 400},
               records={"2p": 150, "4p": 60, "1p": 60, "lc": 60},
               deals={"2p": 400, "4p": 200, "1p": 200, "lc": 200},
               search_deals={"2p": 2, "1p": 3}, search="search:iterations=40",
               improve_rounds={"2p": 8, "4p": 4, "1p": 20, "lc": 6}, improve="improve:k=4",
               strength_deals={"2p": 8, "1p": 20},
-              most={"search_deals": {"2p": 2, "1p": 3}, "improve_rounds": {"2p": 16, "4p": 8, "1p": 40, "lc": 12}})
+              most={"search_deals": {"2p": 2, "1p": 3}, "improve_rounds": {"2p": 16, "4p": 8, "1p": 40, "lc": 12}},
+              stakes_rounds={"2p": 20, "4p": 6, "1p": 20, "lc": 10})
 KINDS = {"self-play": "rounds", "move-logs": "records", "duplicate": "deals", "search-games": "search_deals",
-         "improve-games": "improve_rounds"}
+         "improve-games": "improve_rounds", "stakes": "stakes_rounds"}
+STAKE_SAMPLES = 64        # determinizations a lay-or-throw decision is played out from (``stakes``)
 PROGRESS_SECONDS = 5.0    # a data set taking longer is played in chunks, each a line of progress
 
 
@@ -244,6 +248,14 @@ class Context:
         return self._grown(("improve-games", spec, setting.data), self.n("improve_rounds", setting),
                            lambda s, k: _walked(r, spec, None if r.players == 1 else spec, range(s, s + k),
                                                 self.seed, 0))
+
+    def stakes(self, spec: str, setting: Setting) -> pd.DataFrame:
+        """What each lay-or-throw decision of `spec`'s self-play rounds is worth (``claims.stakes``): one row
+        per decision, with its round."""
+        from lostcards.analysis.claims.stakes import stakes
+        r = setting.rules()
+        return self._grown(("stakes", spec, setting.data), self.n("stakes_rounds", setting),
+                           lambda s, k: stakes(r, spec, range(s, s + k), self.seed, STAKE_SAMPLES))
 
     def strength(self, bot: str, setting: Setting) -> Estimate:
         """A strong bot's margin over expert, points a round, on duplicate deals (the players section)."""

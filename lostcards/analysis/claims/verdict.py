@@ -186,6 +186,18 @@ def at_least(x: float, effect: float = None, text: str = "", basis=None) -> Expe
                   edges=(x, -1.0, math.nan, 0.0))
 
 
+def more_than(x: float, effect: float = None, text: str = "", basis=None) -> Expect:
+    """'more than x': at least x plus the smallest effect (or the tolerance `basis` derives) — a difference
+    the tip says is there, with no way of failing to tell apart (unlike ``gains``)."""
+    if basis is not None:
+        return _derived(Expect(x, INF, 0.0, text or f"more than {_g(x)} by at least {{t}} ({basis.short})", x,
+                               edges=(x, 1.0, math.nan, 0.0)), basis)
+    if effect is None:
+        raise ValueError(f"more_than({x:g}) needs its smallest effect: a number or a basis to derive it from")
+    return Expect(x + effect, INF, effect, text or f"more than {_g(x)} by at least {_g(effect)}", x,
+                  edges=(x, 1.0, math.nan, 0.0))
+
+
 def at_most(x: float, effect: float, text: str = "") -> Expect:
     """'at most / below x': up to x plus the smallest effect."""
     return Expect(-INF, x + effect, effect, text or f"at most {_g(x)} (less than {_g(effect)} over: no difference)", x,
