@@ -5,7 +5,7 @@ from lostcards.analysis.claims import FAILS, HOLDS, PUBLISHED_HAND, Claim, Contr
 from lostcards.analysis.claims.measures import event_mean, event_share, rms, rms_difference, sweep
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line, sweep_plot
 from lostcards.analysis.claims.tolerance import WIN
-from lostcards.analysis.claims.words import across, value
+from lostcards.analysis.claims.words import across, by_verdict, row_text, value
 
 PAIRED = ("2p", "4p-team", "1p", "lc")
 THRESHOLDS = (0, 5, 10, 15, 20, 25)
