@@ -71,5 +71,6 @@ __all__ = [
     "VERDICTS",
     "Claim", "Context", "Control", "Expect", "Measure", "Result", "Row", "Setting", "Sizes", "Subject",
     "about", "across_tables", "at_least", "at_most", "between", "combine", "combine_bots", "described",
-    "experiments_dir", "gains", "load_experiments", "measure_claim", "more_than", "row_verdict", "run_claims", "with_switches",
+    "experiments_dir", "gains", "load_experiments", "measure_claim", "more_than", "row_verdict", "run_claims",
+    "with_switches",
 ]
