@@ -107,19 +107,16 @@ def reading(res):
 def tips(res):
     m = res.get("margin_bonus")
     u = res.get("margin_bonus_uninvested")
-    return [f"A strong bot that plays for the 6-card bonus, against the same bot blind to it, "
-            f"{changes(res, 'margin_bonus', tables=('2p', '4p-team', '1p'))}"
-            + by_verdict(m, ": with two players depth is worth playing for.",
-                         ": with two players depth is not the thing to play for.", ".",
-                         no_effect=": with two players it makes no material difference.")
-            + f" Under lost-cities, where the bonus takes 8 cards, the same comparison gives {row_text(res.get('margin_bonus', table='lc'))}.",
+    return [by_verdict(m, "With two players, depth pays: play for the 6-card bonus.",
+                       "With two players, playing for the 6-card bonus is not worth a point of win rate.",
+                       "With two players, whether playing for the 6-card bonus pays is undecided.",
+                       harmful="With two players, playing for the 6-card bonus costs points."),
+            f"A strong bot that plays for the bonus, against the same bot blind to it, "
+            f"{changes(res, 'margin_bonus', tables=('2p', '4p-team', '1p'))}; under lost-cities, where the "
+            f"bonus takes 8 cards, the same comparison gives {row_text(res.get('margin_bonus', table='lc'))}.",
+            by_verdict(u, "Play for the bonus in anything you commit to, invested or not.",
+                       "In an uninvested expedition, playing for the bonus is not worth a point of win rate.",
+                       "Whether to play for the bonus in an uninvested expedition is undecided.",
+                       harmful="In an uninvested expedition, don't play for the bonus: it costs points."),
             f"One that plays for it in every expedition, not only invested ones, "
-            f"{changes(res, 'margin_bonus_uninvested', tables=('2p', '4p-team', '1p'))}"
-            + by_verdict(u, ": play for it in anything you commit to.",
-                         ": playing for it in uninvested expeditions does not pay.", ".",
-                         no_effect=": in uninvested expeditions it makes no material difference."),
-            f"A strong bot reaches the bonus in {value(res.get('bonus_share'))} of its opened expeditions "
-            f"({value(res.get('bonus_share_inv0'))} of those with no investment, {value(res.get('bonus_share_inv2'))} "
-            "with two); the tip names no rate for \"reachable\", so that is a description.",
-            f"A sixth card adds its value times the multiplier plus the bonus: {value(res.get('bonus_card_points'))} "
-            f"points on average for a card worth {value(res.get('bonus_card_value'))}."]
+            f"{changes(res, 'margin_bonus_uninvested', tables=('2p', '4p-team', '1p'))}."]

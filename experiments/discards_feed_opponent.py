@@ -99,9 +99,9 @@ def reading(res):
 
 def tips(res):
     m = res.get("margin_feed")
-    return [f"Your discards are your opponent's draw pile: a strong bot that stops reading the other side's board "
-            f"before it throws {changes(res, 'margin_feed', 'loses', 'gains', tables=TABLES)}"
-            + by_verdict(m, ".", " (the tip does not hold here).", " (undecided)."),
-            f"Of the numbers a strong bot chose to throw into an expedition the other side had started, they laid "
-            f"{value(res.get('laid_started'))}; of those thrown into suits they had not opened, "
-            f"{value(res.get('laid_unstarted'))}."]
+    return [by_verdict(m, "Your discards feed your opponent: read their board before you throw.",
+                       "Reading the other side's board before you throw is not worth a point of win rate.",
+                       "Whether reading the other side's board before a throw pays is undecided.",
+                       harmful="Reading the other side's board before you throw costs points."),
+            f"A strong bot that stops reading the other side's board before it throws "
+            f"{changes(res, 'margin_feed', 'loses', 'gains', tables=TABLES)}."]

@@ -84,11 +84,15 @@ def reading(res):
 
 def tips(res):
     g = res.get
-    two = by_verdict(g("discards"), "about 9", "not 9 but about " + value(g("discards")), "about " + value(g("discards")))
-    share = by_verdict(g("discard_share"), "over 40%", "not over 40% but " + value(g("discard_share")),
-                       value(g("discard_share")))
-    return [f"Discarding is part of the game: the Expert bot discards {two} times a round with two players, "
-            f"{share} of its plays (most rounds {value(g('discards_p10'))} to {value(g('discards_p90'))}); a "
-            f"seat of four {value(g('discards', table='4p-seat'))} times, {value(g('discard_share', table='4p-seat'))} "
-            f"of its plays; the solitaire {value(g('discards', table='1p'))} times.",
-            "Most hands hold more than you can use, so the real choice is which card goes."]
+    d, sh = g("discards"), g("discard_share")
+    fewer = "fewer" if d is not None and d.est.estimate < d.expect.value else "more"
+    return [by_verdict(d, "The Expert bot discards about 9 times a round",
+                       f"The Expert bot discards {fewer} than 9 times a round",
+                       "Whether the Expert bot discards about 9 times a round is undecided")
+            + ", and "
+            + by_verdict(sh, "over 40% of its plays.", "not over 40% of its plays.",
+                         "whether that is over 40% of its plays is undecided."),
+            f"With two players it discards {value(d)} times a round, {value(sh)} of its plays (most rounds "
+            f"{value(g('discards_p10'))} to {value(g('discards_p90'))}); a seat of four "
+            f"{value(g('discards', table='4p-seat'))} times, {value(g('discard_share', table='4p-seat'))} of its "
+            f"plays; the solitaire {value(g('discards', table='1p'))} times, {value(g('discard_share', table='1p'))}."]

@@ -158,14 +158,13 @@ def _words(res, bot: str) -> str:
 
 def tips(res):
     e = res.get("reached_empty")
-    return [f"Count what an expedition can bring you: with two players the numbers of a suit that reach a "
-            f"strong player's hand come to {_line(res)} for expert ({_words(res, 'expert')}) and "
-            f"{_line(res, 'improve')} for improve ({_words(res, 'improve')}), against the tip's 22 plus 60% of "
-            "what it already holds.",
-            f"A suit you hold nothing of brings {value(e)} (most rounds {value(res.get('reached_empty_p10'))} "
-            f"to {value(res.get('reached_empty_p90'))}): "
-            + by_verdict(e, "it barely pays its 20, and only if every card arrives in order.",
-                         "the tip's 'barely pays' is off here.",
-                         "whether that barely pays its 20 is undecided."),
+    return [f"Count what an expedition can bring you: over a two-player round the numbers of a suit that reach a "
+            f"strong player's hand come to {_line(res)} (expert: {_words(res, 'expert')}), against the tip's "
+            "22 plus 60% of what it already holds.",
+            by_verdict(e, "A suit you hold nothing of barely pays its 20, and only if every card arrives in order.",
+                       "A suit you hold nothing of does not barely pay its 20.",
+                       "Whether a suit you hold nothing of barely pays its 20 is undecided.")
+            + f" It brings {value(e)} (most rounds {value(res.get('reached_empty_p10'))} to "
+            f"{value(res.get('reached_empty_p90'))}; improve {_line(res, 'improve')}: {_words(res, 'improve')}).",
             f"For context (not the tip's tables): with four players a seat sees {_line(res, table='4p-seat')}, "
             f"under lost-cities {_line(res, table='lc')}."]

@@ -74,7 +74,9 @@ def row_text(row, unit: str = "") -> str:
         return "–"
     u = unit or row.measure.unit
     e = row.est
-    return f"{short(e.estimate, u)} [{short(e.ci_low, u)}, {short(e.ci_high, u)}]"
+    text = f"{short(e.estimate, u)} [{short(e.ci_low, u)}, {short(e.ci_high, u)}]"
+    _note(row, "value", text)
+    return text
 
 
 def value(row, unit: str = "", sign: bool = False) -> str:
@@ -86,7 +88,9 @@ def value(row, unit: str = "", sign: bool = False) -> str:
         text = signed(row.est.estimate, u)
         _note(row, "-" if text.startswith("-") else "+", text)
         return text
-    return short(row.est.estimate, u)
+    text = short(row.est.estimate, u)
+    _note(row, "value", text)
+    return text
 
 
 def change(row, up: str = "gains", down: str = "loses", unit: str = "") -> str:
@@ -104,25 +108,31 @@ def by_verdict(row, holds: str, fails: str, other: str, harmful: str | None = No
     """The words that fit a row's verdict (or, for a context row, the sign of its estimate): `harmful` and
     `no_effect` for a comparison that does not hold that way (default: `fails`); at the edge: the words of
     the way it leans, marked "(at the edge)"; undecided: `other` (`too_few` when its cause is too few
-    games)."""
+    games).  The words chosen are noted with the verdict that chose them (``noting``)."""
     if row is None:
         return other
     v = row.verdict or (HOLDS if row.est.estimate > 0 else FAILS)
     if v == AT_EDGE:
         lean = row.expect.plain(row.est.ci_low, row.est.ci_high)
-        _note(row, "verdict:" + v)
-        _note(row, "lean:" + lean)
         words = holds if lean == HOLDS else _failing_words(row, fails, harmful, no_effect)
+        _note(row, "verdict:" + v, _core(words))
+        _note(row, "lean:" + lean)
         return words[:-1] + " (at the edge)." if words.endswith(".") else words + " (at the edge)"
-    _note(row, ("verdict:" if row.verdict else "sign:") + (v if row.verdict else ("+" if v == HOLDS else "-")))
     if v == UNDECIDED:
+        words = other if too_few is None or not getattr(row, "left_out", False) else too_few
         if getattr(row, "left_out", False):
             _note(row, "cause:" + row.cause)
-            return other if too_few is None else too_few
-        return other
-    if v == FAILS:
-        return _failing_words(row, fails, harmful, no_effect)
-    return holds
+    elif v == FAILS:
+        words = _failing_words(row, fails, harmful, no_effect)
+    else:
+        words = holds
+    _note(row, ("verdict:" + v) if row.verdict else ("sign:" + ("+" if v == HOLDS else "-")), _core(words))
+    return words
+
+
+def _core(words: str) -> str:
+    """A phrase as it stands in any sentence it ends or starts ('', for punctuation alone)."""
+    return words.strip().strip(":;.,()").strip()
 
 
 def _failing_words(row, fails: str, harmful: str | None, no_effect: str | None) -> str:
