@@ -82,12 +82,16 @@ def test_seconds_budget_is_a_cap():
 
 
 def test_analyze_and_improve_share_the_play_outs():
-    from lostcards.analysis import analyze_kernel
+    import inspect
+
+    from lostcards.analysis import analyze
     from lostcards.engine import playouts
     from lostcards.policies.improve import decision
     from lostcards.policies.learned import rollout
     from lostcards.policies.search import playout
-    assert analyze_kernel.play_outs is playouts.play_outs is decision.play_outs
+    assert decision.play_outs is playouts.play_outs
+    assert "play_outs(" in inspect.getsource(playouts.margins.py_func)
+    assert "from lostcards.engine.playouts import MARGINS_SIG, margins" in inspect.getsource(analyze.analyze_round)
     assert playout.play_to_end is rollout.play_to_end is playouts.play_to_end
 
 

@@ -166,11 +166,11 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
                   search: Optional[str] = None) -> RoundLoss:
     """The loss of every move of `seat` in `record` (a dict or JSON text); ``search``: a policy spec
     whose own choice is shown too (e.g. ``"search:iterations=2000"``), or None."""
-    from lostcards.analysis.analyze_kernel import MARGINS_SIG, margins
     from lostcards.engine.convert import from_observation
     from lostcards.engine.deal import card_set
     from lostcards.engine.intrinsics import decide_address
     from lostcards.engine.moves import from_reference
+    from lostcards.engine.playouts import MARGINS_SIG, margins
     from lostcards.engine.policy import decider_entry
     from lostcards.numba_cache import Entry, compile_all
     from lostcards.policies import resolve
@@ -243,8 +243,8 @@ def analyze_round(record, seat: int = 0, samples: int = 64, seed: int = 0, evalu
 
 def _searcher(spec: str):
     """A function (obs, seed, turn) -> the move the policy `spec` chooses (its stream from seed, turn)."""
-    from lostcards.analysis.analyze_kernel import CHOOSE_SIG, choose
     from lostcards.engine.intrinsics import policy_address
+    from lostcards.engine.playouts import CHOOSE_SIG, choose
     from lostcards.numba_cache import Entry, compile_all
     from lostcards.policies import resolve
     from lostcards.run.threads import call

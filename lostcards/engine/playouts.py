@@ -15,6 +15,9 @@
 - ``play_to_end`` plays one state out with a rule on the full state (search's
   play-out rule); ``side_margin`` is what a seat gets from an ended round: its
   side's score less the other side's (its score in solitaire).
+- ``margins`` and ``choose`` are the entry points Python calls (``lostcards analyze``, the
+  web hint, the compile report): every candidate on shared determinizations, and one
+  policy's move from an observation, the policy called at its address.
 
 Common random numbers: determinization i gets the same policy streams
 ``(seed, stream * 1_000_003 + i, 1 + seat)`` whatever the move, and every seat's
@@ -25,13 +28,15 @@ analysis hands heap arrays, the bots stack buffers, and nothing here allocates.
 from __future__ import annotations
 
 import numpy as np
+from numba import types
 
 from lostcards.engine.apply import step
 from lostcards.engine.core import ended, side_score
-from lostcards.engine.determinize import base_from_obs, hidden_pool, needs, sample
-from lostcards.engine.intrinsics import call_decide_at, offset
-from lostcards.engine.layout import M_RNG, MAX_TURNS, MEM_WORDS, SLOT_MEM_WORDS, STATE_WORDS
+from lostcards.engine.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
+from lostcards.engine.intrinsics import alive, call_decide_at, call_policy_at, offset, ptr, stack_words
+from lostcards.engine.layout import M_RNG, MAX_TURNS, MEM_WORDS, OBS_FIELDS, SLOT_MEM_WORDS, STATE_WORDS
 from lostcards.engine.observation import deck_size, players, seat
+from lostcards.engine.policy import OBS_TYPE
 from lostcards.engine.rng import seed_stream
 from lostcards.numba_cache import jit
 
@@ -117,3 +122,61 @@ def play_outs(obs, dets, k, moves, n_moves, st, mem, one, out, seed, stream, dec
                 out[s] = side_margin(st, me, p)
             else:
                 out[s] = np.inf        # the play-out policy broke the rules (a bug)
+
+MARGINS_SIG = types.void(OBS_TYPE, types.int64[::1], types.int64, types.int64, types.int64, types.int64,
+                  types.int64, types.int64, types.float64[::1], types.float64[:, ::1])
+
+
+@jit(nogil=True)
+def margins(obs, moves, k, seed, stream, disc0, disc1, decide_at, params, out):
+    """Every candidate move on the same `k` determinizations, played out (analyze and the hint call it from Python).
+
+    ``out[j, i]`` is the side margin after move j on determinization i, NaN when j is not legal; the
+    determinizations are dealt from (seed, obs.turn, stream) and shared by every move (paired)."""
+    n_moves = moves.shape[0]
+    base_a = np.zeros(STATE_WORDS, np.int64)
+    dets_a = np.zeros(k * STATE_WORDS, np.int64)
+    used_a = np.zeros(2, np.int64)
+    need_a = np.zeros(4, np.int64)
+    pool_a = np.zeros(POOL_MAX, np.int64)
+    rng_a = np.zeros(4, np.uint64)
+    st_a = np.zeros(STATE_WORDS, np.int64)
+    mem_a = np.zeros(SLOT_MEM_WORDS, np.uint64)
+    one_a = np.zeros(2, np.int64)
+    rng = ptr(rng_a)
+    seed_stream(rng, seed, obs.turn, stream)
+    deal_determinizations(ptr(dets_a), k, obs, disc0, disc1, ptr(base_a), ptr(used_a), ptr(need_a),
+                          ptr(pool_a), rng)
+    play_outs(obs, ptr(dets_a), k, ptr(moves), n_moves, ptr(st_a), ptr(mem_a), ptr(one_a), ptr(out),
+              seed, stream, decide_at, ptr(params))
+    alive(base_a)
+    alive(dets_a)
+    alive(used_a)
+    alive(need_a)
+    alive(pool_a)
+    alive(rng_a)
+    alive(st_a)
+    alive(mem_a)
+    alive(one_a)
+    alive(moves)
+    alive(out)
+    alive(params)
+
+
+CHOOSE_SIG = types.int64(types.int64, OBS_TYPE, types.float64[::1], types.int64, types.int64)
+
+
+@jit(nogil=True)
+def choose(policy_at, obs, params, seed, turn):
+    """The move of the policy at `policy_at` (``intrinsics.policy_address``) from `obs`, its stream
+    seeded from (seed, turn), scratch words zero."""
+    mem_a = np.zeros(MEM_WORDS, np.uint64)
+    mem = ptr(mem_a)
+    seed_stream(offset(mem, M_RNG), seed, turn, 1 + seat(obs))
+    words = stack_words(OBS_FIELDS)
+    for i in range(OBS_FIELDS):
+        words[i] = obs[i]
+    m = call_policy_at(policy_at, words, ptr(params), mem)
+    alive(mem_a)
+    alive(params)
+    return m

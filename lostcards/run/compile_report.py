@@ -16,8 +16,8 @@ import tempfile
 
 def _entries():
     """(name, Entry) of every entry point a command may compile, in the order a run meets them."""
-    from lostcards.analysis.analyze_kernel import CHOOSE_SIG, MARGINS_SIG, choose, margins
     from lostcards.engine import batch
+    from lostcards.engine.playouts import CHOOSE_SIG, MARGINS_SIG, choose, margins
     from lostcards.engine.policy import decider_entry
     from lostcards.numba_cache import Entry
     from lostcards.policies import names, resolve

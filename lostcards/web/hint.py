@@ -19,11 +19,11 @@ def hint(rnd, seat: int, samples: int, seed: int) -> dict:
     """The hint for `seat` (to move in `rnd`): the bot's move and its expected margin, the best other move
     and its margin, and the paired difference `by` [lo, hi] (positive: the bot's move is ahead)."""
     from lostcards.analysis.analyze import candidates, move_text
-    from lostcards.analysis.analyze_kernel import MARGINS_SIG, margins
     from lostcards.engine.convert import from_observation
     from lostcards.engine.deal import card_set
     from lostcards.engine.intrinsics import decide_address
     from lostcards.engine.moves import from_reference
+    from lostcards.engine.playouts import MARGINS_SIG, margins
     from lostcards.engine.policy import decider_entry
     from lostcards.numba_cache import Entry, compile_all
     from lostcards.policies import resolve

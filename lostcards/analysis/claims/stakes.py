@@ -6,7 +6,7 @@ an expedition, against laying one that would be its fifth.  For every turn of
 a bot's own rounds (SPEC §5 records, replayed by the reference engine), and
 for the first card in hand of each class that the seat may lay there (one that
 would open an expedition of its side, one that would be the fifth card of
-one), the analysis kernel (``analyze_kernel.margins``, docs/analyze.md) plays
+one), the play-out kernel (``engine.playouts.margins``, docs/analyze.md) plays
 out two moves from the same determinizations of the hidden cards, by one
 evaluator for every seat: lay the card, or discard it (both drawing off the
 deck).  The decision's stake is the difference of the side's mean final
@@ -44,7 +44,7 @@ def _decisions(obs) -> list:
 def stakes(rules, policy: str, rounds, seed: int, samples: int = 32, evaluator: str = "expert") -> pd.DataFrame:
     """One row per decision of `policy`'s self-play rounds `rounds` (indices): round, seat, turn, k (1: it
     would open an expedition, 5: it would be the fifth card), stake2, stake, noise."""
-    from lostcards.analysis.analyze_kernel import MARGINS_SIG, margins
+    from lostcards.engine.playouts import MARGINS_SIG, margins
     from lostcards.engine.convert import from_observation
     from lostcards.engine.deal import card_set
     from lostcards.engine.intrinsics import decide_address

@@ -3,7 +3,8 @@
 ``improve:base=expert,k=128,z=2`` plays expert's move unless another move,
 played out by expert for every seat from the same ``k`` determinizations of the
 hidden cards, beats it by ``z`` standard errors of the paired difference
-(``decision``: the procedure; ``engine.playouts``: the play-outs, shared with
+(``decision``: the procedure, improve's configuration of ``engine.improvement``'s step;
+``engine.playouts``: the play-outs, shared with
 search, learned-mc and ``lostcards analyze``; docs/bots.md the guide and the measured ladder).
 
 One compiled kernel serves every base: the base is reached through the

@@ -32,6 +32,7 @@ import math
 import numpy as np
 
 from lostcards.engine.determinize import POOL_MAX
+from lostcards.engine.improvement import improvement_step, paired_z
 from lostcards.engine.intrinsics import call_policy_at, now_ns, offset, stack_floats, stack_u64, stack_words
 from lostcards.engine.layout import OBS_FIELDS, SEAT_MEM, SLOT_MEM_WORDS, STATE_WORDS
 from lostcards.engine.moves import (
@@ -75,8 +76,6 @@ C_MAX = 48                         # candidates a decision at most (plays, disca
 SC_DISC = SEAT_MEM.count("scratch") - 2     # scratch words of the solitaire discards
 DETS_WORDS = K_MAX * STATE_WORDS           # the stack buffers' sizes (constants)
 VALS_WORDS = C_MAX * K_MAX
-SE_FLOOR = 0.5                     # points: the standard error is at least SE_FLOOR / k (equal
-                                   # differences on every determinization still need z of them)
 DET_STREAM = 0x1A7                 # the determinizations' stream id (the play-outs use 1 + seat)
 
 
@@ -97,38 +96,6 @@ def draw_for(obs, p, c, to, bdraw, n_deck):
     if (legal_draws(obs, c, to) >> s) & 1 == 0:
         return DRAW_DECK if n_deck > 0 else bdraw
     return bdraw
-
-
-@jit(inline=True)
-def _verdict(vals, k, inc, j0, j1, z):
-    """The candidate among j0..j1-1 of best mean paired difference to `inc`, if that mean exceeds
-    z standard errors; else `inc`.  vals[j * k + i]: candidate j's margin on determinization i."""
-    best = inc
-    best_mean = 0.0
-    best_se = 0.0
-    for j in range(j0, j1):
-        ok = True
-        s1 = 0.0
-        s2 = 0.0
-        for i in range(k):
-            v = vals[j * k + i]
-            if not math.isfinite(v):
-                ok = False
-                break
-            d = v - vals[inc * k + i]
-            s1 += d
-            s2 += d * d
-        if not ok:
-            continue
-        mean = s1 / k
-        var = (s2 - s1 * mean) / (k - 1)
-        if mean > best_mean:
-            best = j
-            best_mean = mean
-            best_se = max(math.sqrt(max(var, 0.0) / k), SE_FLOOR / k)
-    if best != inc and best_mean > z * best_se:
-        return best
-    return inc
 
 
 @jit
@@ -163,6 +130,92 @@ def improve_move(obs, params, mem):
 
 
 @jit(inline=True)
+def _plays(obs, cand, inc, j0, ctx):
+    """The challengers to B's move ``cand[inc]``: every play to an expedition and every discard (dead
+    cards once), each with B's draw where that draw is still legal (else the deck)."""
+    p, own, opp, n_deck = ctx[0], ctx[1], ctx[2], ctx[3]
+    bm = cand[inc]
+    passed = is_pass(bm)
+    bcard = move_card(bm)
+    bto = move_to(bm) if not passed else -1
+    bdraw = move_draw(bm) if not passed else DRAW_DECK
+    n = j0
+    rest = legal_plays(obs)
+    while (rest[0] | rest[1]) != 0 and n < C_MAX:
+        c = lowest_card(rest)
+        rest = without(rest, c)
+        if not (bto == TO_EXPEDITION and c == bcard):
+            cand[n] = make_play(c, TO_EXPEDITION, draw_for(obs, p, c, TO_EXPEDITION, bdraw, n_deck))
+            n += 1
+    dead_seen = bto == TO_DISCARD and _dead(bcard, own, opp)
+    rest = hand_cards(obs)
+    while (rest[0] | rest[1]) != 0 and n < C_MAX:
+        c = lowest_card(rest)
+        rest = without(rest, c)
+        if bto == TO_DISCARD and c == bcard:
+            continue
+        if _dead(c, own, opp):
+            if dead_seen:
+                continue
+            dead_seen = True
+        cand[n] = make_play(c, TO_DISCARD, draw_for(obs, p, c, TO_DISCARD, bdraw, n_deck))
+        n += 1
+    return n
+
+
+@jit(inline=True)
+def _draws(obs, cand, inc, j0, ctx):
+    """The challengers to the kept play's draw ``cand[inc]``: the deck and every other legal pile
+    (piles whose top is dead for both sides count once)."""
+    own, opp, n_deck = ctx[1], ctx[2], ctx[3]
+    m = cand[inc]
+    card = move_card(m)
+    to = move_to(m)
+    d0 = move_draw(m)
+    n = j0
+    legal = legal_draws(obs, card, to)
+    dead_seen = False
+    if d0 != DRAW_DECK:
+        t = pile_top(obs, d0 - 1)
+        dead_seen = t >= 0 and _dead(t, own, opp)
+    if d0 != DRAW_DECK and n_deck > 0 and n < C_MAX:
+        cand[n] = make_play(card, to, DRAW_DECK)
+        n += 1
+    for s in range(suits(obs)):
+        if (legal >> s) & 1 == 0 or draw_pile(s) == d0 or n >= C_MAX:
+            continue
+        t = pile_top(obs, s)
+        if _dead(t, own, opp):
+            if dead_seen:
+                continue
+            dead_seen = True
+        cand[n] = make_play(card, to, draw_pile(s))
+        n += 1
+    return n
+
+
+@jit(inline=True)
+def _played_out(obs, cand, j0, n, ctx):
+    """Candidates j0..n-1 each played out by B from the k shared determinizations (their margins
+    into ``vals``); the first candidate always, the others while the time limit allows."""
+    dets, k, st, mem, one, vals, seed, stream, decide_at, bparams, seconds, t_end = ctx[4:16]
+    done = j0
+    for j in range(j0, n):
+        if j > 0 and seconds > 0 and now_ns() >= t_end:
+            break
+        play_outs(obs, dets, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
+                  seed, stream, decide_at, bparams)
+        done += 1
+    return done
+
+
+@jit(inline=True)
+def _z_rule(inc, j0, n, ctx):
+    """improve's rule: ``paired_z`` on the k determinizations with z standard errors."""
+    return paired_z(ctx[9], ctx[5], inc, j0, n, ctx[16])
+
+
+@jit(inline=True)
 def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
     p = players(obs)
     sd = side(obs)
@@ -185,76 +238,16 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at):
     rng = stack_u64(4)
     seed_stream(rng, seed, obs.turn, DET_STREAM)
     deal_determinizations(dets, k, obs, disc0, disc1, base, used, need, pool, rng)
-    # ---- the plays: B's move first
-    passed = is_pass(bm)
-    bcard = move_card(bm)
-    bto = move_to(bm) if not passed else -1
-    bdraw = move_draw(bm) if not passed else DRAW_DECK
-    n = 0
-    cand[n] = bm
-    n += 1
-    rest = legal_plays(obs)
-    while (rest[0] | rest[1]) != 0 and n < C_MAX:
-        c = lowest_card(rest)
-        rest = without(rest, c)
-        if not (bto == TO_EXPEDITION and c == bcard):
-            cand[n] = make_play(c, TO_EXPEDITION, draw_for(obs, p, c, TO_EXPEDITION, bdraw, n_deck))
-            n += 1
-    dead_seen = bto == TO_DISCARD and _dead(bcard, own, opp)
-    rest = hand_cards(obs)
-    while (rest[0] | rest[1]) != 0 and n < C_MAX:
-        c = lowest_card(rest)
-        rest = without(rest, c)
-        if bto == TO_DISCARD and c == bcard:
-            continue
-        if _dead(c, own, opp):
-            if dead_seen:
-                continue
-            dead_seen = True
-        cand[n] = make_play(c, TO_DISCARD, draw_for(obs, p, c, TO_DISCARD, bdraw, n_deck))
-        n += 1
-    stream = obs.turn
-    n_done = 0
-    for j in range(n):
-        if j > 0 and seconds > 0 and now_ns() >= t_end:
-            break
-        play_outs(obs, dets, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
-                  seed, stream, decide_at, bparams)
-        n_done += 1
-    inc = _verdict(vals, k, 0, 1, n_done, z)
+    ctx = (p, own, opp, n_deck, dets, k, st, mem, one, vals, seed, obs.turn, decide_at, bparams,
+           seconds, t_end, z)
+    # ---- the plays: B's move first, played out with the others
+    cand[0] = bm
+    inc, n = improvement_step(obs, cand, 0, 1, 0, _plays, _played_out, _z_rule, ctx)
     if not math.isfinite(vals[inc * k]):
         return bm
     m = cand[inc]
     if p == 1 or is_pass(m):
         return m
     # ---- the draws of the play kept
-    card = move_card(m)
-    to = move_to(m)
-    d0 = move_draw(m)
-    j0 = n
-    legal = legal_draws(obs, card, to)
-    dead_seen = False
-    if d0 != DRAW_DECK:
-        t = pile_top(obs, d0 - 1)
-        dead_seen = t >= 0 and _dead(t, own, opp)
-    if d0 != DRAW_DECK and n_deck > 0 and n < C_MAX:
-        cand[n] = make_play(card, to, DRAW_DECK)
-        n += 1
-    for s in range(suits(obs)):
-        if (legal >> s) & 1 == 0 or draw_pile(s) == d0 or n >= C_MAX:
-            continue
-        t = pile_top(obs, s)
-        if _dead(t, own, opp):
-            if dead_seen:
-                continue
-            dead_seen = True
-        cand[n] = make_play(card, to, draw_pile(s))
-        n += 1
-    n_done = j0
-    for j in range(j0, n):
-        if seconds > 0 and now_ns() >= t_end:
-            break
-        play_outs(obs, dets, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
-                  seed, stream, decide_at, bparams)
-        n_done += 1
-    return cand[_verdict(vals, k, inc, j0, n_done, z)]
+    j, _ = improvement_step(obs, cand, inc, n, n, _draws, _played_out, _z_rule, ctx)
+    return cand[j]

@@ -14,6 +14,9 @@ Another candidate replaces the blueprint's first choice only when its mean
 margin is higher by more than ``margin`` points (the play-outs are noisy, and
 biased towards an opponent that plays like the blueprint).
 
+It is one configuration of the engine's improvement step (``engine.improvement``):
+the blueprint's best actions as candidates, these play-outs, and the rule ``over_bar``.
+
 Parameters: ``samples``, ``candidates`` and ``margin`` (above), then the blueprint's
 (``temp`` and its weights).  Solitaire and a hand with one action left play
 the blueprint's own move.
@@ -23,6 +26,7 @@ import numpy as np
 from lostcards.engine.apply import step
 from lostcards.engine.core import observe_as
 from lostcards.engine.determinize import POOL_MAX, sample
+from lostcards.engine.improvement import improvement_step, over_bar
 from lostcards.engine.intrinsics import offset, stack_floats, stack_u64, stack_words
 from lostcards.engine.layout import R_SIMPLE, S_SEAT, STATE_WORDS
 from lostcards.engine.moves import make_play
@@ -46,6 +50,72 @@ def _blueprint_rule(st, ctx):
     return blueprint_move(observe_as(st, s, False), bp, rng, cards, tos, scores)
 
 
+@jit(inline=True)
+def _top_actions(obs, cand, inc, j0, ctx):
+    """The blueprint's ``k`` best actions from ``cand[inc]`` on (its first choice, the incumbent,
+    included), best first, each with the blueprint's draw (selection: there are few)."""
+    bp, mem, cards, tos, scores, n, k, order = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4], ctx[5], ctx[6], ctx[7]
+    for j in range(k):
+        b = -1
+        for i in range(n):
+            taken = False
+            for q in range(j):
+                if order[q] == i:
+                    taken = True
+            if not taken and (b < 0 or scores[i] > scores[b]):
+                b = i
+        order[j] = b
+    for j in range(k):
+        c = cards[order[j]]
+        t = tos[order[j]]
+        cand[inc + j] = make_play(c, t, best_draw(obs, bp, mem, c, t))
+    return inc + k
+
+
+@jit(inline=True)
+def _blueprint_play_outs(obs, cand, j0, n, ctx):
+    """Every candidate's total margin over ``samples`` deals of the hidden cards, each deal common to
+    every candidate and played out by the blueprint for every seat (one stream for the deals and
+    the play-outs, continued from the seat's)."""
+    bp, mem, cards, tos, scores = ctx[0], ctx[1], ctx[2], ctx[3], ctx[4]
+    total, n_samples, rng = ctx[8], ctx[9], ctx[10]
+    base = stack_words(STATE_WORDS)
+    st = stack_words(STATE_WORDS)
+    need = stack_words(4)
+    pool = stack_words(POOL_MAX)
+    used = stack_words(2)
+    deal = stack_u64(4)
+    for i in range(4):
+        rng[i] = mem[i]                      # after the draws were chosen: the seat's stream goes on
+    for j in range(j0, n):
+        total[j] = 0.0
+    n_pool = determinization_base(obs, (np.int64(0), np.int64(0)), base, used, need, pool)
+    n_deck = deck_size(obs)
+    me = seat(obs)
+    p = players(obs)
+    rule_ctx = (bp, rng, cards, tos, scores)
+    for _ in range(n_samples):
+        for i in range(4):
+            deal[i] = rng[i]
+        for j in range(j0, n):
+            for i in range(4):
+                rng[i] = deal[i]             # the same deal for every candidate
+            sample(st, base, STATE_WORDS, pool, n_pool, need, n_deck, rng)
+            if step(st, cand[j]) == 0:
+                play_to_end(st, _blueprint_rule, rule_ctx)
+                total[j] += side_margin(st, me, p)
+            else:
+                total[j] -= 1e9
+    return n
+
+
+@jit(inline=True)
+def _margin_rule(inc, j0, n, ctx):
+    """learned-mc's rule: ``over_bar``, the first choice's total plus ``margin`` points a deal."""
+    total, n_samples, margin = ctx[8], ctx[9], ctx[11]
+    return over_bar(total, inc, j0, n, total[inc] + margin * n_samples)
+
+
 @jit
 def learned_mc_policy(obs, params, mem):
     """The blueprint's best few actions, each scored by the mean margin of blueprint play-outs."""
@@ -61,56 +131,12 @@ def learned_mc_policy(obs, params, mem):
     n = action_scores(obs, bp, mem, cards, tos, scores)
     if n <= 1:
         return blueprint_move(obs, bp, mem, cards, tos, scores)
-    # the k best actions, best first (selection: k and n are small)
-    cand = stack_words(MAX_CANDIDATES)
+    order = stack_words(MAX_CANDIDATES)
     moves = stack_words(MAX_CANDIDATES)
     total = stack_floats(MAX_CANDIDATES)
-    used = stack_words(2)
-    k = min(k, n)
-    for j in range(k):
-        b = -1
-        for i in range(n):
-            taken = False
-            for q in range(j):
-                if cand[q] == i:
-                    taken = True
-            if not taken and (b < 0 or scores[i] > scores[b]):
-                b = i
-        cand[j] = b
-    for j in range(k):
-        c = cards[cand[j]]
-        t = tos[cand[j]]
-        moves[j] = make_play(c, t, best_draw(obs, bp, mem, c, t))
-        total[j] = 0.0
-    base = stack_words(STATE_WORDS)
-    st = stack_words(STATE_WORDS)
-    need = stack_words(4)
-    pool = stack_words(POOL_MAX)
     rng = stack_u64(4)
-    deal = stack_u64(4)
-    for i in range(4):
-        rng[i] = mem[i]
-    n_pool = determinization_base(obs, (np.int64(0), np.int64(0)), base, used, need, pool)
-    n_deck = deck_size(obs)
-    me = seat(obs)
-    ctx = (bp, rng, cards, tos, scores)
-    for _ in range(n_samples):
-        for i in range(4):
-            deal[i] = rng[i]
-        for j in range(k):
-            for i in range(4):
-                rng[i] = deal[i]             # the same deal for every candidate
-            sample(st, base, STATE_WORDS, pool, n_pool, need, n_deck, rng)
-            if step(st, moves[j]) == 0:
-                play_to_end(st, _blueprint_rule, ctx)
-                total[j] += side_margin(st, me, p)
-            else:
-                total[j] -= 1e9
-    best = 0                                  # the blueprint's own first choice keeps its place
-    bar = total[0] + params[K_MARGIN] * n_samples   # unless another beats it by `margin` points a deal
-    for j in range(1, k):
-        if total[j] > bar and total[j] > total[best]:
-            best = j
+    ctx = (bp, mem, cards, tos, scores, n, min(k, n), order, total, n_samples, rng, params[K_MARGIN])
+    best, _ = improvement_step(obs, moves, 0, 0, 0, _top_actions, _blueprint_play_outs, _margin_rule, ctx)
     for i in range(4):
         mem[i] = rng[i]
     return moves[best]

@@ -32,6 +32,7 @@ import numpy as np
 from lostcards.engine.apply import step
 from lostcards.engine.core import deal, ended, load_rules, observe_as, side_score
 from lostcards.engine.determinize import POOL_MAX
+from lostcards.engine.improvement import SE_FLOOR
 from lostcards.engine.intrinsics import alive, call_policy_at, offset, ptr, stack_floats, stack_u64, stack_words
 from lostcards.engine.layout import (
     MAX_TURNS,
@@ -70,7 +71,7 @@ from lostcards.engine.observation import (
 from lostcards.engine.playouts import deal_determinizations, play_outs
 from lostcards.engine.rng import below, seed_stream
 from lostcards.numba_cache import jit
-from lostcards.policies.improve.decision import C_MAX, K_MAX, SE_FLOOR, draw_for
+from lostcards.policies.improve.decision import C_MAX, K_MAX, draw_for
 from lostcards.policies.student.features import (
     C_DIM,
     K_DECK,
