@@ -57,7 +57,7 @@ def flip_text(row) -> str:
     """'e = 0.42' (with the share of the tip's number for "about"), or '' when none."""
     f = flips_at(row)
     if f != f:
-        return "" if not row.decides else "none"
+        return "" if not row.decides else "no tolerance turns it"
     x = row.expect.value
     rel = f" ({f / abs(x):.1%} of {fmt(x, row.measure.unit)})" if row.expect.edges[:2] == (x, -1.0) and x else ""
     return f"e = {fmt(f, row.measure.unit)}{rel}"
