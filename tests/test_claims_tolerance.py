@@ -82,3 +82,37 @@ def test_a_derived_expectation_needs_its_table():
         gains(basis=WIN).felt(None)
     with pytest.raises(ValueError):
         about(18)
+
+
+def test_rms_difference_against_its_naive_twin():
+    """The delta-method interval of sqrt(mean y | first) - sqrt(mean y | other), clustered, against a cluster
+    bootstrap of the same quantity (the naive twin)."""
+    from lostcards.analysis.claims.measures import rms, rms_difference
+    rng = np.random.default_rng(11)
+    rounds = np.repeat(np.arange(400), 6)
+    first = np.tile([True, True, True, True, False, False], 400)
+    y = np.where(first, rng.normal(144, 60, rounds.size), rng.normal(400, 120, rounds.size))
+    e = rms_difference(y, first, rounds)
+    assert e.estimate == pytest.approx(math.sqrt(y[first].mean()) - math.sqrt(y[~first].mean()))
+    boot = []
+    for _ in range(400):
+        pick = rng.integers(0, 400, 400)
+        idx = (pick[:, None] * 6 + np.arange(6)).ravel()
+        yy, ff = y[idx], first[idx]
+        boot.append(math.sqrt(yy[ff].mean()) - math.sqrt(yy[~ff].mean()))
+    assert e.se == pytest.approx(np.std(boot), rel=0.15)
+    assert rms(y[first], rounds[first]).estimate == pytest.approx(math.sqrt(y[first].mean()))
+
+
+def test_stakes_of_a_few_rounds():
+    """What laying rather than throwing a card is worth, on two rounds: one row per decision of each class,
+    each at a turn of the round, with its noise."""
+    from lostcards.analysis.claims.stakes import FIFTH, OPEN, stakes
+    from lostcards.rules.ruleset import rules
+    d = stakes(rules("expeditions", players=2), "expert", range(2), seed=5, samples=8)
+    assert list(d.columns) == ["round", "seat", "turn", "k", "stake2", "stake", "noise"]
+    assert set(d.k) <= {OPEN, FIFTH} and (d.k == OPEN).sum() > 10
+    assert set(d["round"]) == {0, 1} and (d.stake >= 0).all() and (d.noise >= 0).all()
+    assert not d.duplicated(["round", "turn", "k"]).any()          # one decision of each class a turn
+    again = stakes(rules("expeditions", players=2), "expert", range(2), seed=5, samples=8)
+    assert d.equals(again)                                          # the same seed, the same stakes
