@@ -62,8 +62,9 @@ CLAIM = Claim(
                 "points", decides=False, context=("2p",)),
         Measure("points_5th", "points the 5th card adds", described(), "points", decides=False, context=("2p",)),
     ),
-    not_run=("search and the casual bots: they have no switch for the opening rule, so the paired rows are "
-             "expert's; their opened expeditions are measured for context."),
+    not_run=("the stakes of improve's decisions: its rounds are logged as facts, not replayable records, within "
+             "the report's budget, so the stakes are played out on expert's rounds (by expert, for every seat); "
+             "search and the casual bots: no switch for the opening rule, so the paired rows are expert's."),
 )
 
 

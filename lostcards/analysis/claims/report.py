@@ -68,7 +68,10 @@ def fails_under(row) -> str:
     other way (for a row that is undecided: all of them)."""
     if not row.decides:
         return ""
-    cs = [c for c in row.measure.controls if c.applies(row.table) and not c.matches(row.verdict)]
+    v, way = row.verdict, row.way
+    if v == AT_EDGE:                   # the way it leans
+        v = row.expect.plain(row.est.ci_low, row.est.ci_high)
+    cs = [c for c in row.measure.controls if c.applies(row.table) and not c.matches(v, way)]
     return "; ".join(c.text(row.table) for c in cs)
 
 

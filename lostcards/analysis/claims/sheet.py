@@ -15,7 +15,8 @@ def tips_markdown(run) -> str:
          f"(`{run.command}`). Each tip comes corrected first, in words its deciding rows' verdicts chose, then "
          "the evidence; every sentence links to its evidence in `claims.md`, and every number is a row of "
          "`claims.csv`. \"Not worth a point of win rate\": smaller than the points a round worth one "
-         "percentage point of win rate in that table (`claims.md`, How to read the verdicts). \"A strong bot\" is `expert` in a paired comparison (only it has the switches), "
+         "percentage point of win rate in that table (`claims.md`, How to read the verdicts). \"A strong "
+         "bot\" is `expert` in a paired comparison (only it has the switches), "
          "`expert` or `improve` (stronger than expert) elsewhere, never `search` (weaker); ranges are the "
          "middle 80% (10th to 90th percentile).\n"]
     for res in run.results.values():

@@ -44,11 +44,11 @@ def _decisions(obs) -> list:
 def stakes(rules, policy: str, rounds, seed: int, samples: int = 32, evaluator: str = "expert") -> pd.DataFrame:
     """One row per decision of `policy`'s self-play rounds `rounds` (indices): round, seat, turn, k (1: it
     would open an expedition, 5: it would be the fifth card), stake2, stake, noise."""
-    from lostcards.engine.playouts import MARGINS_SIG, margins
     from lostcards.engine.convert import from_observation
     from lostcards.engine.deal import card_set
     from lostcards.engine.intrinsics import decide_address
     from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, encode_play
+    from lostcards.engine.playouts import MARGINS_SIG, margins
     from lostcards.engine.policy import decider_entry
     from lostcards.numba_cache import Entry, compile_all
     from lostcards.policies import resolve
