@@ -4,6 +4,7 @@ import numpy as np
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean, event_share
 from lostcards.analysis.claims.plots import color, new_figure, rows_panel
+from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
 PAIRED = ("2p", "4p-team", "1p")        # the tip's six cards: lost-cities pays the bonus at 8, so it is context
@@ -31,11 +32,13 @@ CLAIM = Claim(
     untested=("\"Reachable\" names no rate: the share of opened expeditions that reach the bonus is shown as "
               "context, not judged against a threshold the tip does not name."),
     measures=(
-        Measure("margin_bonus", "expert against its bonus-blind self", gains(1.0), "points a round", tables=PAIRED,
+        Measure("margin_bonus", "expert against its bonus-blind self", gains(basis=WIN), "points a round", tables=PAIRED,
                 context=("lc",), bots=("expert",), pair=("", "bonus=off"), statement="depth",
-                controls=(Control(FAILS, overrides=(("bonus_cards", 8),), variant=PUBLISHED_BONUS),
+                controls=(Control(FAILS, overrides=(("bonus_cards", 8),), variant=PUBLISHED_BONUS,
+                                  tables=("2p", "4p-team")),
+                          Control(FAILS, overrides=(("bonus_points", 0),), tables=("1p",)),
                           Control(HOLDS, overrides=(("bonus_points", 60),)))),
-        Measure("margin_bonus_uninvested", "expert against playing for the bonus only when invested", gains(1.0),
+        Measure("margin_bonus_uninvested", "expert against playing for the bonus only when invested", gains(basis=WIN),
                 "points a round", tables=PAIRED, context=("lc",), bots=("expert",), pair=("", "bonus_from=1"),
                 statement="any",
                 controls=(Control(HOLDS, overrides=(("bonus_cards", 4),)),
@@ -104,19 +107,16 @@ def reading(res):
 def tips(res):
     m = res.get("margin_bonus")
     u = res.get("margin_bonus_uninvested")
-    return [f"A strong bot that plays for the 6-card bonus, against the same bot blind to it, "
-            f"{changes(res, 'margin_bonus', tables=('2p', '4p-team', '1p'))}"
-            + by_verdict(m, ": with two players depth is worth playing for.",
-                         ": with two players depth is not the thing to play for.", ".",
-                         no_effect=": with two players it makes no material difference.")
-            + f" Under lost-cities, where the bonus takes 8 cards, the same comparison gives {row_text(res.get('margin_bonus', table='lc'))}.",
+    return [by_verdict(m, "With two players, depth pays: play for the 6-card bonus.",
+                       "With two players, playing for the 6-card bonus is not worth a point of win rate.",
+                       "With two players, whether playing for the 6-card bonus pays is undecided.",
+                       harmful="With two players, playing for the 6-card bonus costs points."),
+            f"A strong bot that plays for the bonus, against the same bot blind to it, "
+            f"{changes(res, 'margin_bonus', tables=('2p', '4p-team', '1p'))}; under lost-cities, where the "
+            f"bonus takes 8 cards, the same comparison gives {row_text(res.get('margin_bonus', table='lc'))}.",
+            by_verdict(u, "Play for the bonus in anything you commit to, invested or not.",
+                       "In an uninvested expedition, playing for the bonus is not worth a point of win rate.",
+                       "Whether to play for the bonus in an uninvested expedition is undecided.",
+                       harmful="In an uninvested expedition, don't play for the bonus: it costs points."),
             f"One that plays for it in every expedition, not only invested ones, "
-            f"{changes(res, 'margin_bonus_uninvested', tables=('2p', '4p-team', '1p'))}"
-            + by_verdict(u, ": play for it in anything you commit to.",
-                         ": playing for it in uninvested expeditions does not pay.", ".",
-                         no_effect=": in uninvested expeditions it makes no material difference."),
-            f"A strong bot reaches the bonus in {value(res.get('bonus_share'))} of its opened expeditions "
-            f"({value(res.get('bonus_share_inv0'))} of those with no investment, {value(res.get('bonus_share_inv2'))} "
-            "with two); the tip names no rate for \"reachable\", so that is a description.",
-            f"A sixth card adds its value times the multiplier plus the bonus: {value(res.get('bonus_card_points'))} "
-            f"points on average for a card worth {value(res.get('bonus_card_value'))}."]
+            f"{changes(res, 'margin_bonus_uninvested', tables=('2p', '4p-team', '1p'))}."]

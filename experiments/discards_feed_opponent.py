@@ -12,6 +12,7 @@ from lostcards.analysis.claims import (
 )
 from lostcards.analysis.claims.measures import event_share
 from lostcards.analysis.claims.plots import new_figure, rows_panel
+from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, changes, value
 from lostcards.stats import cluster_diff, cluster_ratio
 
@@ -35,10 +36,9 @@ CLAIM = Claim(
     statements={"feed": "your discards feed your opponent: read their board before you throw"},
     scope=TABLES,
     measures=(
-        Measure("margin_feed", "expert against discarding blind to what the other side can lay", gains(1.0),
+        Measure("margin_feed", "expert against discarding blind to what the other side can lay", gains(basis=WIN),
                 "points a round", tables=TABLES, bots=("expert",), pair=("", "safety=off"), statement="feed",
-                controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),), tables=("2p", "4p-team")),
-                          Control(FAILS, switches="danger=0", tables=("lc",),
+                controls=(Control(FAILS, switches="danger=0",
                                   variant="expert with its danger weight at 0 (a documented switch)"),
                           Control(HOLDS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p", "4p-team")),
                           Control(HOLDS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))),
@@ -99,9 +99,9 @@ def reading(res):
 
 def tips(res):
     m = res.get("margin_feed")
-    return [f"Your discards are your opponent's draw pile: a strong bot that stops reading the other side's board "
-            f"before it throws {changes(res, 'margin_feed', 'loses', 'gains', tables=TABLES)}"
-            + by_verdict(m, ".", " (the tip does not hold here).", " (undecided)."),
-            f"Of the numbers a strong bot chose to throw into an expedition the other side had started, they laid "
-            f"{value(res.get('laid_started'))}; of those thrown into suits they had not opened, "
-            f"{value(res.get('laid_unstarted'))}."]
+    return [by_verdict(m, "Your discards feed your opponent: read their board before you throw.",
+                       "Reading the other side's board before you throw is not worth a point of win rate.",
+                       "Whether reading the other side's board before a throw pays is undecided.",
+                       harmful="Reading the other side's board before you throw costs points."),
+            f"A strong bot that stops reading the other side's board before it throws "
+            f"{changes(res, 'margin_feed', 'loses', 'gains', tables=TABLES)}."]

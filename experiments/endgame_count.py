@@ -12,6 +12,7 @@ from lostcards.analysis.claims import (
 )
 from lostcards.analysis.claims.measures import event_mean
 from lostcards.analysis.claims.plots import new_figure, rows_panel
+from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
 ALL = ("2p", "4p-team", "1p", "lc")
@@ -37,20 +38,19 @@ CLAIM = Claim(
     statements={"count": "count your plays left", "skip": "when you can't lay everything, skip the low cards",
                 "last": "on your last play, take whatever adds most"},
     measures=(
-        Measure("margin_count", "expert against not counting the plays left", gains(1.0), "points a round",
+        Measure("margin_count", "expert against not counting the plays left", gains(basis=WIN), "points a round",
                 tables=SHORT, context=("1p",), bots=("expert",), pair=("", "count=off"), statement="count",
                 controls=TINY),
-        Measure("margin_skip_low", "expert against laying from the bottom when plays are short", gains(1.0),
+        Measure("margin_skip_low", "expert against laying from the bottom when plays are short", gains(basis=WIN),
                 "points a round", tables=SHORT, bots=("expert",), pair=("", "skip_low=off"), statement="skip",
                 controls=(Control(HOLDS, overrides=(("hand_size", 10),), tables=("2p",)),
                           Control(HOLDS, overrides=(("hand_size", 12),), tables=("4p-team", "lc")),
                           Control(FAILS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND, tables=("2p",)),
                           Control(FAILS, overrides=(("hand_size", 4),), tables=("4p-team",)),
                           Control(FAILS, overrides=(("hand_size", 6),), variant=EXPEDITIONS_HAND, tables=("lc",)))),
-        Measure("margin_last_play", "expert against a last play like any other", gains(1.0), "points a round",
+        Measure("margin_last_play", "expert against a last play like any other", gains(basis=WIN), "points a round",
                 tables=SHORT, bots=("expert",), pair=("", "last_play=off"), statement="last",
-                controls=(Control(FAILS, overrides=(("hand_size", 2),), tables=("2p", "lc")),
-                          Control(FAILS, switches="endgame=off", tables=("4p-team",),
+                controls=(Control(FAILS, switches="endgame=off",
                                   variant="expert without its endgame plan (a documented switch)"),
                           *HANDS)),
         Measure("margin_endgame", "expert against no endgame at all", described(), "points a round", decides=False,
@@ -91,18 +91,23 @@ def reading(res):
 
 def tips(res):
     c, s, last = (res.get(k) for k in ("margin_count", "margin_skip_low", "margin_last_play"))
-    return [f"At the end, play what scores now, and count your plays left (the deck divided by the players): "
-            f"a strong bot that stops counting {changes(res, 'margin_count', 'loses', 'gains')}"
-            + by_verdict(c, ".", " (the tip does not hold here).", " (undecided).")
-            + " In solitaire nothing is stranded when the deck runs out, so it is not a test there "
+    return [by_verdict(c, "At the end, count your plays left and play what scores now.",
+                       "Counting your plays left at the end is not worth a point of win rate.",
+                       "Whether counting your plays left at the end pays is undecided."),
+            f"A strong bot that stops counting {changes(res, 'margin_count', 'loses', 'gains')}; in solitaire "
+            f"nothing is stranded when the deck runs out, so it is not a test there "
             f"({row_text(res.get('margin_count', table='1p'))} points a round).",
-            f"When you can't lay everything, a strong bot that lays a suit from the bottom instead of keeping the "
-            f"high cards {changes(res, 'margin_skip_low', 'loses', 'gains')}: "
-            + by_verdict(s, "with two players, skip the low cards and play the high ones.",
-                         "with two players, skipping the low cards does not pay.",
-                         "whether skipping the low cards pays with two players is undecided.",
-                         harmful="with two players, skipping the low cards costs points.",
-                         no_effect="with two players, skipping the low cards makes no material difference."),
-            f"On your last play, take whatever adds most to the board: a strong bot that plays its last card like "
-            f"any other {changes(res, 'margin_last_play', 'loses', 'gains')}"
-            + by_verdict(last, ".", " (the tip does not hold here).", " (undecided).")]
+            by_verdict(s, "With two players, when you can't lay everything, skip the low cards and keep the high ones.",
+                       "With two players, when you can't lay everything, skipping the low cards is not worth a "
+                       "point of win rate.",
+                       "With two players, whether skipping the low cards pays when plays are short is undecided.",
+                       harmful="With two players, when you can't lay everything, keep the low cards: skipping them "
+                               "costs points.",
+                       no_effect="With two players, when you can't lay everything, skipping the low cards makes no "
+                                 "material difference."),
+            f"A strong bot that lays a suit from the bottom instead of keeping the high cards "
+            f"{changes(res, 'margin_skip_low', 'loses', 'gains')}.",
+            by_verdict(last, "On your last play, take whatever adds most to the board.",
+                       "Taking whatever adds most on your last play is not worth a point of win rate.",
+                       "Whether the last play should take whatever adds most is undecided."),
+            f"A strong bot that plays its last card like any other {changes(res, 'margin_last_play', 'loses', 'gains')}."]

@@ -14,6 +14,7 @@ from lostcards.analysis.claims import (
 )
 from lostcards.analysis.claims.measures import distribution, fit, unit_mean, unit_percentiles
 from lostcards.analysis.claims.plots import color, interval_bars, new_figure, ref_line
+from lostcards.analysis.claims.tolerance import CARD
 from lostcards.analysis.claims.words import by_verdict, short, value
 
 ALL = ("2p", "4p-seat", "4p-team", "1p", "lc")
@@ -50,7 +51,7 @@ CLAIM = Claim(
     bots=(*BOTS, OPPONENT),
     scope=("2p", "4p-seat", "4p-team", "1p"),
     measures=(
-        Measure("plays", "plays per seat (team tables: per team)", lambda st: about(plays_each(st)), "plays",
+        Measure("plays", "plays per seat (team tables: per team)", lambda st: about(plays_each(st), basis=CARD), "plays",
                 tables=("2p", "4p-seat"), context=("4p-team", "1p", "lc"), statement="plays",
                 controls=(Control(FAILS, policy="random", variant=LADDER_RANDOM),
                           Control(HOLDS, policy="greedy", variant=LADDER_GREEDY))),
@@ -119,15 +120,18 @@ def _other_bot(ex, other, bot: str, holds: str, fails: str) -> str:
 
 
 def tips(res):
-    ex = res.get("plays")
+    ex, im = res.get("plays"), res.get("plays", "improve")
     lo, hi = res.get("plays_p10"), res.get("plays_p90")
     p4, t4 = res.get("plays", table="4p-seat"), res.get("plays", table="4p-team")
-    out = [f"With two players a strong bot gets {value(ex)} plays a round (expert; most rounds {value(lo)} to "
-           f"{value(hi)}): "
-           + by_verdict(ex, "about the tip's 18 each", "more than the tip's 18 each",
-                        "whether that is the tip's 'about 18' is undecided")
-           + _other_bot(ex, res.get("plays", "improve"), "improve", "about 18 too", "not about 18") + "."]
-    out.append(f"At four seats a partner gets {value(p4)} ("
-               + by_verdict(p4, "about 9, as the tip says", "not the tip's 9", "whether that is about 9 is undecided")
-               + f"), the team {value(t4)}; the solitaire plays all of its cards.")
+    sl = res.get("turns_slope")
+    out = [by_verdict(ex, "A two-player round is about 18 plays each.",
+                      "A two-player round is not about 18 plays each but more.",
+                      "Whether a two-player round is about 18 plays each is undecided."),
+           f"A strong bot gets {value(ex)} plays a round (expert; most rounds {value(lo)} to {value(hi)})"
+           + _other_bot(ex, im, "improve", "about 18 too", "not about 18")
+           + (f": each card taken off a discard pile adds {value(sl)} turn to the round, shared by both players."
+              if sl else ".")]
+    out.append(f"At four seats a partner gets {value(p4)} plays a round, "
+               + by_verdict(p4, "about the tip's 9", "not the tip's 9", "undecided against the tip's 9")
+               + f", and the team {value(t4)}.")
     return out

@@ -1,4 +1,6 @@
 """reach-22-plus-60: the numbers of a suit that reach a hand, against what the deal gave."""
+from dataclasses import replace
+
 import numpy as np
 
 from lostcards.analysis.claims import (
@@ -18,7 +20,7 @@ from lostcards.analysis.claims import (
 )
 from lostcards.analysis.claims.measures import distribution, event_mean, fit, percentiles
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line
-from lostcards.analysis.claims.verdict import TOO_FEW
+from lostcards.analysis.claims.tolerance import Basis
 from lostcards.analysis.claims.words import by_verdict, short, value
 
 DECIDE = ("2p",)                  # "over a two-player round": the other tables are context
@@ -26,6 +28,40 @@ CONTEXT = ("4p-seat", "lc", "1p")
 CONTROLS = (Control(FAILS, policy="random", variant=LADDER_RANDOM),
             Control(HOLDS, policy="greedy", variant=LADDER_GREEDY),
             Control(HOLDS, overrides=(("hand_size", 8),), variant=PUBLISHED_HAND))
+
+TIP_A, TIP_B = 22, 0.6
+
+
+def _band(setting) -> float:
+    """The tolerance of "about 22", tied to the decision it informs: how far the tip's 22 lies above the
+    table's cost (20), so that the band stops where a suit held empty would no longer pay its cost."""
+    return TIP_A - setting.rules().cost
+
+
+def _cost(setting) -> Basis:
+    d = _band(setting)
+    return Basis("cost", f"down to the cost of {TIP_A - d:g}", f"the tip's {TIP_A} less the cost ({d:g}): below "
+                 f"{TIP_A - d:g} a suit held empty no longer pays its cost", lambda f: d)
+
+
+def _intercept(setting):
+    return about(TIP_A, basis=_cost(setting))
+
+
+def _slope(setting):
+    """ "60% of what you hold": a tolerance that moves the reach of a suit dealt its typical numbers by the
+    intercept's band: the band over the numbers a seat is dealt in a suit it holds any of (that table's)."""
+    d = _band(setting)
+    return about(TIP_B, basis=Basis("reach", f"{d:g} over a suit's dealt numbers",
+                                    f"the intercept's band ({d:g}) over the numbers a seat is dealt in a suit it "
+                                    "holds any of", lambda f: d / f.held.estimate))
+
+
+def _empty(setting):
+    d = _band(setting)
+    return replace(between(TIP_A - d, TIP_A + d, TIP_A, f"barely over its cost: {TIP_A - d:g} to {TIP_A + d:g} "
+                           f"(the band of 'about {TIP_A}')"), basis=_cost(setting))
+
 
 CLAIM = Claim(
     id="reach-22-plus-60",
@@ -47,12 +83,11 @@ CLAIM = Claim(
                 "empty": "a suit held empty barely pays its 20"},
     bots=(*BOTS, OPPONENT),
     measures=(
-        Measure("intercept", "reached = a + b × held: a", about(22), "points", tables=DECIDE, context=CONTEXT,
+        Measure("intercept", "reached = a + b × held: a", _intercept, "points", tables=DECIDE, context=CONTEXT,
                 statement="intercept", controls=CONTROLS),
-        Measure("slope", "reached = a + b × held: b", about(0.6), "", tables=DECIDE, context=CONTEXT,
+        Measure("slope", "reached = a + b × held: b", _slope, "", tables=DECIDE, context=CONTEXT,
                 statement="slope", controls=CONTROLS),
-        Measure("reached_empty", "numbers reaching the hand in a suit held empty",
-                between(20, 24.2, 22, "barely over its 20: 20 to 24.2 (the tip's 22 + 10%)"), "points",
+        Measure("reached_empty", "numbers reaching the hand in a suit held empty", _empty, "points",
                 tables=DECIDE, context=CONTEXT, statement="empty", controls=CONTROLS),
         *distribution("reached_empty", "numbers reaching the hand in a suit held empty", "points",
                       ("2p", "4p-seat", "lc")),
@@ -115,7 +150,7 @@ def reading(res):
 def _words(res, bot: str) -> str:
     a, b = res.get("intercept", bot), res.get("slope", bot)
     few = "too few games to tell"
-    if a is not None and b is not None and a.verdict == b.verdict == TOO_FEW:
+    if a is not None and b is not None and a.left_out and b.left_out:
         return by_verdict(a, "", "", "", too_few=few)
     return (by_verdict(a, "about the tip's 22", "not the tip's 22", "undecided against the tip's 22", too_few=few)
             + " and " + by_verdict(b, "about its 60%", "not its 60%", "undecided against its 60%", too_few=few))
@@ -123,14 +158,13 @@ def _words(res, bot: str) -> str:
 
 def tips(res):
     e = res.get("reached_empty")
-    return [f"Count what an expedition can bring you: with two players the numbers of a suit that reach a "
-            f"strong player's hand come to {_line(res)} for expert ({_words(res, 'expert')}) and "
-            f"{_line(res, 'improve')} for improve ({_words(res, 'improve')}), against the tip's 22 plus 60% of "
-            "what it already holds.",
-            f"A suit you hold nothing of brings {value(e)} (most rounds {value(res.get('reached_empty_p10'))} "
-            f"to {value(res.get('reached_empty_p90'))}): "
-            + by_verdict(e, "it barely pays its 20, and only if every card arrives in order.",
-                         "the tip's 'barely pays' is off here.",
-                         "whether that barely pays its 20 is undecided."),
+    return [f"Count what an expedition can bring you: over a two-player round the numbers of a suit that reach a "
+            f"strong player's hand come to {_line(res)} (expert: {_words(res, 'expert')}), against the tip's "
+            "22 plus 60% of what it already holds.",
+            by_verdict(e, "A suit you hold nothing of barely pays its 20, and only if every card arrives in order.",
+                       "A suit you hold nothing of does not barely pay its 20.",
+                       "Whether a suit you hold nothing of barely pays its 20 is undecided.")
+            + f" It brings {value(e)} (most rounds {value(res.get('reached_empty_p10'))} to "
+            f"{value(res.get('reached_empty_p90'))}; improve {_line(res, 'improve')}: {_words(res, 'improve')}).",
             f"For context (not the tip's tables): with four players a seat sees {_line(res, table='4p-seat')}, "
             f"under lost-cities {_line(res, table='lc')}."]

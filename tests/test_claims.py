@@ -25,6 +25,11 @@ def quick(tmp_path_factory):
     return out
 
 
+# Measures whose experiments still declare their smallest effect (gains(1.0)): being rewired onto move rules.
+DECLARED = {"margin_invest_20", "margin_set_off_early"}
+REWIRED = {"investment-timing", "play-low-early", "safe-discard"}     # their tips.md sentences too
+
+
 @pytest.fixture(scope="module")
 def csv(quick):
     return pd.read_csv(quick / "claims.csv", keep_default_na=False, na_values=[""])
@@ -36,7 +41,11 @@ def test_the_csv_contract(csv):
     dec = csv[csv.decides.astype(str).str.lower() == "true"]
     ctx = csv[csv.decides.astype(str).str.lower() == "false"]
     assert len(dec) > 40 and len(ctx) > 40
-    assert set(dec.verdict) <= set(ROW_VERDICTS)        # holds, fails (harmful, no material effect), undecided
+    assert set(dec.verdict) <= set(ROW_VERDICTS)        # holds, does not hold, at the edge, undecided
+    assert set(dec.way.fillna("")) <= {"", "harmful", "no material effect"}
+    assert set(dec.cause.fillna("")) <= {"", "too few games"}
+    declared = dec[dec.tolerance_basis.fillna("") == ""]          # every deciding row's tolerance is derived,
+    assert set(declared.measure) <= DECLARED, sorted(set(declared.measure))   # but for those still declared
     assert ctx.verdict.isna().all()                                 # context rows have no verdict
     assert (dec.fails_under.fillna("").str.len() > 0).all()         # every deciding row names its control
     assert ctx.fails_under.isna().all()
@@ -62,22 +71,24 @@ def test_deciding_intervals_are_simultaneous_over_the_report(csv, quick):
 
 
 def test_verdicts_follow_from_the_interval_and_the_region(csv):
-    from lostcards.analysis.claims.verdict import AT_EDGE, HOLDS, TOO_FEW, UNDECIDED, effect_verdict, row_verdict
+    from lostcards.analysis.claims.verdict import AT_EDGE, FAILS, UNDECIDED, effect_verdict, row_verdict
     dec = csv[csv.decides.astype(str).str.lower() == "true"]
     for r in dec.itertuples():
         v = row_verdict(r.ci_low, r.ci_high, r.region_low, r.region_high)
-        if np.isfinite(r.equivalence_margin) and v != HOLDS:      # a comparison: harmful, no material effect
-            v = effect_verdict(r.ci_low, r.ci_high, r.equivalence_margin, v)
+        way = effect_verdict(r.ci_low, r.ci_high, r.equivalence_margin, "") if np.isfinite(r.equivalence_margin) else ""
+        v = FAILS if way and v != "holds" else v
         assert r.plain_verdict == v, r
-        marks = [x for x in (r.region_low, r.region_high, -r.equivalence_margin, r.equivalence_margin)
-                 if np.isfinite(x)]
+        assert (r.way if isinstance(r.way, str) else "") == way, r
+        marks = [x for x in (r.region_low, r.region_high) if np.isfinite(x)]
         near = min(0.0 if r.ci_low <= x <= r.ci_high else min(abs(x - r.ci_low), abs(x - r.ci_high))
                    for x in marks)
         if v != UNDECIDED and near < r.ci_high - r.ci_low:     # within its own width of an edge
             v = AT_EDGE
-        if v == UNDECIDED and r.policy.startswith("improve"):   # a strong bot at its plan's most games
-            v = TOO_FEW
         assert r.verdict == v, r
+        if way:
+            assert v in (FAILS, AT_EDGE), r
+        if r.cause == "too few games":                         # a strong bot at its plan's most games
+            assert v == UNDECIDED and r.policy.startswith("improve"), r
     assert dec.equivalence_margin.notna().sum() > 10 and dec.equivalence_margin.isna().sum() > 3
 
 
@@ -197,6 +208,10 @@ def test_every_sign_verdict_and_table_tips_md_states_is_its_rows(quick, csv):
             assert (r.estimate >= 0) == says.endswith("+"), (c, r.estimate)
         elif says.startswith("verdict:"):
             assert r.verdict == says.split(":", 1)[1], (c, r.verdict)
+        elif says.startswith("way:"):             # which way a comparison fails: harmful, no material effect
+            assert r.way == says.split(":", 1)[1], (c, r.way)
+        elif says.startswith("cause:"):
+            assert r.cause == says.split(":", 1)[1], (c, r.cause)
         elif says.startswith("lean:"):            # at the edge: the words of the way it leans
             assert r.verdict == "at the edge" and r.plain_verdict == says.split(":", 1)[1], (c, r.verdict)
         elif says.startswith("table:"):
@@ -215,6 +230,39 @@ def test_tips_md_says_does_not_pay_or_no_difference_only_where_its_rows_do(quick
         if "does not pay" in line or "does not hold here" in line:
             assert said & {f"verdict:{v}" for v in FAILING} | {"sign:-"}, (cid, line)
         if "no material difference" in line:
-            assert f"verdict:{NO_EFFECT}" in said, (cid, line)
+            assert f"way:{NO_EFFECT}" in said, (cid, line)
         if "harmful" in line or "costs points" in line:
-            assert "verdict:harmful" in said, (cid, line)
+            assert "way:harmful" in said, (cid, line)
+
+
+def _tip_parts(line: str) -> list:
+    """The sentences (``tips(result)`` items) of one tips.md line, each followed there by its link."""
+    body = re.sub(r"^- \*\*[^*]+\*\*\s*", "", line)
+    return [p.strip() for p in re.split(r"\s*\[→\]\(claims\.md#[\w-]+\)\s*", body) if p.strip()]
+
+
+def test_each_tip_states_the_corrected_tip_first_and_every_sentence_names_its_row(quick, csv):
+    """Every sentence of tips.md holds words written from a row of its tip (a number, or prose a verdict
+    chose), so fixed prose cannot stand alone; and the first sentence of a tip with deciding rows is the
+    corrected tip: prose chosen by a deciding row's verdict."""
+    checks = json.loads((quick / "claims.manifest.json").read_text())["tip_checks"]
+    dec = csv[csv.decides.astype(str).str.lower() == "true"]
+    for cid, line in _tip_lines(quick).items():
+        if cid in REWIRED:
+            continue
+        mine = [c for c in checks if c["claim"] == cid and c["words"]]
+        for part in _tip_parts(line):
+            assert any(c["words"] in part for c in mine), (cid, part)
+        if (dec.claim == cid).any():
+            first = _tip_parts(line)[0]
+            chosen = [c for c in mine if c["says"].startswith("verdict:")
+                      and ((dec.claim == cid) & (dec.measure == c["measure"]) & (dec.policy == c["policy"])
+                           & (dec.table == c["table"])).any()]
+            assert any(c["words"] in first for c in chosen), (cid, first)
+
+
+def test_tips_md_drops_the_sentences_no_row_supports(quick):
+    tips = (quick / "tips.md").read_text()
+    for gone in ("plus one for every card either player takes off a discard pile", "never in one you cannot fund",
+                 "Skipping the low cards does not pay", "Most hands hold more than you can use"):
+        assert gone not in tips, gone

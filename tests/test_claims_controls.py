@@ -11,7 +11,8 @@ from lostcards.analysis.claims.verdict import simultaneous_level
 MODS = load_experiments()
 LEVEL = simultaneous_level(len(planned_deciding(MODS)), MAX_STAGES)      # the full report's level
 CONTROL = Sizes(rounds=STANDARD.rounds, records={"2p": 1_000, "4p": 500, "1p": 500, "lc": 500},
-                deals=STANDARD.deals, search_deals={"2p": 2, "1p": 2}, search="search:iterations=40")
+                deals=STANDARD.deals, search_deals={"2p": 2, "1p": 2}, search="search:iterations=40",
+                stakes_rounds=STANDARD.stakes_rounds)
 CASES = [(cid, m.name, t, i) for cid, mod in MODS.items() for m in mod.CLAIM.measures if m.decides
          for t in m.tables for i, c in enumerate(m.controls) if c.applies(t)]
 
@@ -32,7 +33,7 @@ def test_each_control_gives_the_verdict_it_declares_where_the_row_decides(ctx, c
     c = m.controls[i]
     row = control_row(mod, m, c, ctx, table, LEVEL)
     assert row.table == (c.table or table)
-    assert c.matches(row.verdict), (c.text(table), row.verdict, row.est, row.expect)
+    assert c.matches(row.verdict, row.way), (c.text(table), row.verdict, row.way, row.est, row.expect)
 
 
 @pytest.mark.parametrize("cid", list(MODS))
@@ -108,4 +109,5 @@ def test_a_tip_whose_words_no_row_tests_says_so():
         c = mod.CLAIM
         if not any(m.decides and m.tables for m in c.measures):
             assert c.untested, cid
-    assert not any(m.decides for m in MODS["expedition-cost"].CLAIM.measures)   # 15+ is not the tip's number
+    dec = [m.name for m in MODS["expedition-cost"].CLAIM.measures if m.decides]
+    assert dec == ["stake_first_minus_fifth"]          # the first card's stake against the fifth's; 15+ is context

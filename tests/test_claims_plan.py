@@ -103,6 +103,6 @@ def test_a_strong_bots_row_still_undecided_reads_too_few_games():
 
     from lostcards.analysis.claims.runner import too_few
     from lostcards.analysis.claims.verdict import TOO_FEW, UNDECIDED
-    rows = [SimpleNamespace(decides=True, verdict=UNDECIDED, bot=b) for b in ("improve", "expert")]
+    rows = [SimpleNamespace(decides=True, verdict=UNDECIDED, bot=b, cause="") for b in ("improve", "expert")]
     too_few(rows)
-    assert [r.verdict for r in rows] == [TOO_FEW, UNDECIDED]
+    assert [(r.verdict, r.cause) for r in rows] == [(UNDECIDED, TOO_FEW), (UNDECIDED, "")]

@@ -6,16 +6,15 @@ import pytest
 
 from lostcards.analysis.claims.verdict import (
     AT_EDGE,
-    BOTS_DISAGREE,
-    BY_TABLE,
     FAILS,
     HARMFUL,
     HOLDS,
+    LEFT_OUT,
+    MIXED,
     NO_EFFECT,
     NOT_TESTED,
-    PARTLY,
-    TOO_FEW,
     UNDECIDED,
+    VERDICTS,
     about,
     across_tables,
     at_least,
@@ -63,13 +62,15 @@ def test_row_verdict(lo, hi, a, b, want):
 @pytest.mark.parametrize("verdicts,want", [
     ([HOLDS, HOLDS], HOLDS),
     ([FAILS], FAILS),
-    ([HOLDS, FAILS], PARTLY),
-    ([HOLDS, FAILS, UNDECIDED], PARTLY),       # some hold and some fail, whatever else is undecided
+    ([HOLDS, FAILS], MIXED),
+    ([HOLDS, FAILS, UNDECIDED], MIXED),        # some hold and some fail, whatever else is undecided
     ([HOLDS, UNDECIDED], UNDECIDED),
     ([FAILS, UNDECIDED], UNDECIDED),
     ([UNDECIDED], UNDECIDED),
-    ([PARTLY, HOLDS], PARTLY),                 # a table that holds in part, among tips' tables
-    ([PARTLY], PARTLY),
+    ([MIXED, HOLDS], MIXED),                   # a statement whose bots disagree, among the tip's statements
+    ([MIXED], MIXED),
+    ([HOLDS, AT_EDGE], AT_EDGE),
+    ([FAILS, AT_EDGE], AT_EDGE),
     ([], UNDECIDED),                           # nothing to go on
 ])
 def test_combine(verdicts, want):
@@ -77,7 +78,7 @@ def test_combine(verdicts, want):
 
 
 def test_expectations_declare_their_region_and_smallest_effect():
-    e = about(18)
+    e = about(18, 1.8)
     assert (e.low, e.high, e.smallest_effect, e.value) == pytest.approx((16.2, 19.8, 1.8, 18))
     g = gains(1.0)
     assert (g.low, g.high, g.smallest_effect) == (1.0, INF, 1.0)
@@ -87,34 +88,36 @@ def test_expectations_declare_their_region_and_smallest_effect():
     assert (m.low, m.high) == (-INF, 1)
     b = between(20, 24.2, 22)
     assert (b.low, b.high, b.value) == (20, 24.2, 22)
-    assert g.verdict(1.5, 2.0) == HOLDS and g.verdict(-0.1, 0.1) == NO_EFFECT
+    assert g.verdict(2.5, 3.0) == HOLDS and g.verdict(-0.1, 0.1) == FAILS and g.way(-0.1, 0.1) == NO_EFFECT
 
 
-@pytest.mark.parametrize("lo,hi,want", [
-    (1.5, 3.0, HOLDS),                         # a gain of at least the smallest effect
-    (0.12, 0.97, NO_EFFECT),                   # reliably positive, but within the equivalence margin [-1, 1]
-    (-0.5, 0.5, NO_EFFECT),                    # no effect, whichever side of zero
-    (-1.0, 1.0, NO_EFFECT),                    # touching both edges of the margin is within it
-    (-21.0, -3.1, HARMFUL),                    # doing what the tip says costs more than the margin
-    (-2.2, -0.54, FAILS),                      # below the smallest gain, spanning -1: harmful or negligible, unknown
-    (0.5, 1.5, UNDECIDED),                     # straddles the smallest effect
-    (-3.0, 2.0, UNDECIDED),                    # straddles it, and -1 too
-    (math.nan, 1.0, UNDECIDED),                # no interval
+@pytest.mark.parametrize("lo,hi,want,way", [
+    (1.5, 3.0, HOLDS, ""),                     # a gain of at least the smallest effect
+    (0.12, 0.97, FAILS, NO_EFFECT),            # reliably positive, but within the equivalence margin [-1, 1]
+    (-0.5, 0.5, FAILS, NO_EFFECT),             # no effect, whichever side of zero
+    (-1.0, 1.0, FAILS, NO_EFFECT),             # touching both edges of the margin is within it
+    (-21.0, -3.1, FAILS, HARMFUL),             # doing what the tip says costs more than the margin
+    (-2.2, -0.54, FAILS, ""),                  # below the smallest gain, spanning -1: harmful or negligible, unknown
+    (0.5, 1.5, UNDECIDED, ""),                 # straddles the smallest effect
+    (-3.0, 2.0, UNDECIDED, ""),                # straddles it, and -1 too
+    (math.nan, 1.0, UNDECIDED, ""),            # no interval
 ])
-def test_a_comparison_says_which_way_it_fails(lo, hi, want):
-    assert gains(1.0).plain(lo, hi) == want
+def test_a_comparison_says_which_way_it_fails(lo, hi, want, way):
+    g = gains(1.0)
+    assert (g.plain(lo, hi), g.way(lo, hi)) == (want, way)
+    assert g.judged(lo, hi) == (way or want)
 
 
 @pytest.mark.parametrize("expect,lo,hi,want", [
     (gains(1.0), 1.5, 3.0, AT_EDGE),           # holds, but 0.5 from the edge with a width of 1.5
     (gains(1.0), 2.5, 3.0, HOLDS),             # 1.5 from the edge, width 0.5
-    (gains(1.0), -4.0, -3.5, HARMFUL),         # far below -1 for its width
-    (gains(1.0), -3.0, -1.5, AT_EDGE),         # harmful, within its width of -1
-    (gains(1.0), 0.12, 0.97, AT_EDGE),         # no material effect, 0.03 from e
-    (about(18), 19.759, 19.799, AT_EDGE),      # holds, 0.001 from 19.8 with a width of 0.04
-    (about(18), 18.0, 18.1, HOLDS),
-    (about(18), 10, 12, FAILS),
-    (about(18), 17, 21, UNDECIDED),            # straddling stays undecided
+    (gains(1.0), -4.0, -3.5, FAILS),           # far below 1 for its width (harmful: its way, not its verdict)
+    (gains(1.0), -3.0, -1.5, FAILS),           # harmful or not, it does not hold: -1 is no edge of the region
+    (gains(1.0), 0.12, 0.97, AT_EDGE),         # does not hold, 0.03 from e
+    (about(18, 1.8), 19.759, 19.799, AT_EDGE),      # holds, 0.001 from 19.8 with a width of 0.04
+    (about(18, 1.8), 18.0, 18.1, HOLDS),
+    (about(18, 1.8), 10, 12, FAILS),
+    (about(18, 1.8), 17, 21, UNDECIDED),            # straddling stays undecided
 ])
 def test_at_the_edge(expect, lo, hi, want):
     assert expect.verdict(lo, hi) == want
@@ -122,10 +125,9 @@ def test_at_the_edge(expect, lo, hi, want):
 
 @pytest.mark.parametrize("expect,lo,hi,flip", [
     (gains(1.0), 1.5, 3.0, 1.5),               # holds up to e = 1.5 (the interval's low end)
-    (gains(1.0), 0.12, 0.97, 0.97),            # no material effect from e = 0.97 on
-    (gains(1.0), -3.0, -1.5, 1.5),             # harmful while e < 1.5
-    (about(18), 19.759, 19.799, 1.799),        # "about 18" holds from a tolerance of 1.799 (10.0%) on
-    (about(0.6), 0.62, 0.65, 0.05),            # holds from 0.05 on
+    (gains(1.0), 0.12, 0.97, 0.97),            # does not hold from e = 0.97 on
+    (about(18, 1.8), 19.759, 19.799, 1.799),        # "about 18" holds from a tolerance of 1.799 (10.0%) on
+    (about(0.6, 0.06), 0.62, 0.65, 0.05),            # holds from 0.05 on
     (at_least(0.4, 0.02), 0.1, 0.2, 0.2),      # fails until the tolerance reaches 0.2 (then undecided)
 ])
 def test_flip_point(expect, lo, hi, flip):
@@ -137,20 +139,25 @@ def test_flip_point(expect, lo, hi, flip):
 
 
 def test_only_comparisons_tell_harmful_from_no_effect():
-    assert about(18).verdict(10, 12) == FAILS and at_least(0.4, 0.02).verdict(0.1, 0.2) == FAILS
+    assert about(18, 1.8).verdict(10, 12) == FAILS and at_least(0.4, 0.02).verdict(0.1, 0.2) == FAILS
+    assert about(18, 1.8).way(10, 12) == "" and gains(1.0).way(-3, -2) == HARMFUL
+
+
+def test_six_verdict_words():
+    assert VERDICTS == (HOLDS, FAILS, AT_EDGE, UNDECIDED, MIXED, NOT_TESTED)
+    assert len(set(VERDICTS)) == 6 and HARMFUL not in VERDICTS and NO_EFFECT not in VERDICTS
 
 
 @pytest.mark.parametrize("verdicts,want", [
     ([HOLDS, HOLDS], HOLDS),
-    ([HARMFUL, HARMFUL], HARMFUL),
-    ([HARMFUL, NO_EFFECT], FAILS),             # both fail, in different ways
-    ([HOLDS, FAILS], BOTS_DISAGREE),           # expert holds, improve does not
-    ([HOLDS, NO_EFFECT, UNDECIDED], BOTS_DISAGREE),
+    ([FAILS, FAILS], FAILS),
+    ([HOLDS, FAILS], MIXED),                   # expert holds, improve does not
+    ([HOLDS, FAILS, UNDECIDED], MIXED),
     ([HOLDS, UNDECIDED], UNDECIDED),
     ([], UNDECIDED),
-    ([HOLDS, TOO_FEW], HOLDS),                 # a strong bot with too few games leaves the others to decide
-    ([HARMFUL, TOO_FEW], HARMFUL),
-    ([TOO_FEW, TOO_FEW], UNDECIDED),           # nobody decided
+    ([HOLDS, LEFT_OUT], HOLDS),                # a strong bot with too few games leaves the others to decide
+    ([FAILS, LEFT_OUT], FAILS),
+    ([LEFT_OUT, LEFT_OUT], UNDECIDED),         # nobody decided
     ([HOLDS, AT_EDGE], AT_EDGE),
     ([FAILS, AT_EDGE, UNDECIDED], UNDECIDED),
 ])
@@ -158,18 +165,18 @@ def test_combine_bots(verdicts, want):
     assert combine_bots(verdicts) == want
 
 
-def test_a_bots_measures_with_too_few_games_stay_too_few_games():
-    assert combine([TOO_FEW]) == TOO_FEW and combine([TOO_FEW, TOO_FEW]) == TOO_FEW
-    assert combine([HOLDS, TOO_FEW]) == HOLDS
-    assert combine_bots([HOLDS, combine([TOO_FEW])]) == HOLDS
+def test_a_bots_measures_with_too_few_games_stay_left_out():
+    assert combine([LEFT_OUT]) == LEFT_OUT and combine([LEFT_OUT, LEFT_OUT]) == LEFT_OUT
+    assert combine([HOLDS, LEFT_OUT]) == HOLDS
+    assert combine_bots([HOLDS, combine([LEFT_OUT])]) == HOLDS
 
 
 @pytest.mark.parametrize("verdicts,want", [
-    ([HOLDS, HARMFUL], PARTLY),                # statements disagree
-    ([BOTS_DISAGREE, HOLDS], BOTS_DISAGREE),   # the statements agree where the bots do
-    ([BOTS_DISAGREE, HOLDS, FAILS], PARTLY),
-    ([NO_EFFECT, NO_EFFECT], NO_EFFECT),
-    ([NO_EFFECT, HARMFUL], FAILS),
+    ([HOLDS, FAILS], MIXED),                   # statements disagree
+    ([MIXED, HOLDS], MIXED),                   # a statement whose bots disagree
+    ([MIXED, HOLDS, FAILS], MIXED),
+    ([FAILS, FAILS], FAILS),
+    ([AT_EDGE, FAILS], AT_EDGE),
 ])
 def test_combine_statements(verdicts, want):
     assert combine(verdicts) == want
@@ -177,7 +184,7 @@ def test_combine_statements(verdicts, want):
 
 def test_across_tables():
     assert across_tables([HOLDS, HOLDS]) == HOLDS
-    assert across_tables([HOLDS, HARMFUL]) == BY_TABLE
+    assert across_tables([HOLDS, FAILS]) == MIXED
     assert across_tables([]) == NOT_TESTED
 
 

@@ -7,7 +7,8 @@ matters, the tables it is taken in and the control under which it comes out
 the other way) and a short ``measure(subject)`` built from the helpers below.
 The package's modules, one job each:
 
-- ``verdict``: the four verdicts, ``Expect`` and the rule (pure functions);
+- ``verdict``: the six verdict words, ``Expect`` and the rule (pure functions);
+- ``tolerance``: each table's tolerances, derived from its rounds (``Feel``);
 - ``declare``: ``Claim``, ``Measure``, ``Control``, the tables and the bots that decide;
 - ``data``: ``Context`` (the rounds, played once and shared) and ``Subject``;
 - ``measures``: shared measurement helpers for experiments;
@@ -37,16 +38,16 @@ from lostcards.analysis.claims.declare import (
 from lostcards.analysis.claims.loader import experiments_dir, load_experiments
 from lostcards.analysis.claims.runner import measure_claim, run_claims
 from lostcards.analysis.claims.verdict import (
-    BOTS_DISAGREE,
-    BY_TABLE,
+    AT_EDGE,
     FAILING,
     FAILS,
     HARMFUL,
     HOLDS,
+    MIXED,
     NO_EFFECT,
     NOT_TESTED,
-    PARTLY,
     ROW_VERDICTS,
+    TOO_FEW,
     UNDECIDED,
     VERDICTS,
     Expect,
@@ -59,14 +60,17 @@ from lostcards.analysis.claims.verdict import (
     combine_bots,
     described,
     gains,
+    more_than,
     row_verdict,
 )
 
 __all__ = [
-    "ALL_TABLES", "BOTS", "BOTS_DISAGREE", "BY_TABLE", "DECIDING", "DECIDING_BY_TABLE", "EXPEDITIONS_HAND",
+    "ALL_TABLES", "AT_EDGE", "BOTS", "DECIDING", "DECIDING_BY_TABLE", "EXPEDITIONS_HAND",
     "FAILING", "LADDER_GREEDY", "LADDER_RANDOM", "PUBLISHED_BONUS", "PUBLISHED_HAND", "FAILS", "HARMFUL",
-    "HOLDS", "NOT_TESTED", "NO_EFFECT", "OPPONENT", "PARTLY", "ROW_VERDICTS", "TABLES", "UNDECIDED", "VERDICTS",
+    "HOLDS", "MIXED", "NOT_TESTED", "NO_EFFECT", "OPPONENT", "ROW_VERDICTS", "TABLES", "TOO_FEW", "UNDECIDED",
+    "VERDICTS",
     "Claim", "Context", "Control", "Expect", "Measure", "Result", "Row", "Setting", "Sizes", "Subject",
     "about", "across_tables", "at_least", "at_most", "between", "combine", "combine_bots", "described",
-    "experiments_dir", "gains", "load_experiments", "measure_claim", "row_verdict", "run_claims", "with_switches",
+    "experiments_dir", "gains", "load_experiments", "measure_claim", "more_than", "row_verdict", "run_claims",
+    "with_switches",
 ]

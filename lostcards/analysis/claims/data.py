@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 
 from lostcards.analysis.claims.declare import LOGGED, OPPONENT, SEARCH_TABLES, STRONG, Setting
-from lostcards.stats import Estimate, duplicate_margins, mean_ci
+from lostcards.analysis.claims.tolerance import Feel, margins_of, win_point
+from lostcards.stats import Estimate, cluster_mean, duplicate_margins, mean_ci
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,7 @@ class Sizes:
     strong_pairs: dict = None     # duplicate deals per paired comparison of a strong bot (held to a move rule
                                   # against itself: costly, so fewer than ``deals``)
     most: dict = None             # kind -> {data key: the most rounds (deals) it may reach over all stages}
+    stakes_rounds: dict = None    # expert's rounds whose lay-or-throw decisions are played out (``stakes``)
 
     def cap(self, kind: str, data: str) -> int:
         """The most rounds (deals) of one kind of data the run may play in one table: the plan's budget,
@@ -63,7 +65,8 @@ STANDARD = Sizes(rounds={"2p": 60_000, "4p": 20_000, "1p": 20_000, "lc": 20_000}
                  strong_pairs={"2p": 150},
                  most={"search_deals": {"2p": 100, "1p": 200},
                        "improve_rounds": {"2p": 800, "4p": 240, "1p": 2_400, "lc": 300},
-                       "strong_pairs": {"2p": 300}})
+                       "strong_pairs": {"2p": 300}},
+                 stakes_rounds={"2p": 400, "4p": 100, "1p": 400, "lc": 200})
 QUICK = Sizes(rounds={"2p": 1_500, "4p": 400, "1p": 400, "lc": 400},
               records={"2p": 150, "4p": 60, "1p": 60, "lc": 60},
               deals={"2p": 400, "4p": 200, "1p": 200, "lc": 200},
@@ -71,9 +74,11 @@ QUICK = Sizes(rounds={"2p": 1_500, "4p": 400, "1p": 400, "lc": 400},
               improve_rounds={"2p": 8, "4p": 4, "1p": 20, "lc": 6}, improve="improve:k=4",
               strength_deals={"2p": 8, "1p": 20}, strong_pairs={"2p": 8},
               most={"search_deals": {"2p": 2, "1p": 3}, "improve_rounds": {"2p": 16, "4p": 8, "1p": 40, "lc": 12},
-                    "strong_pairs": {"2p": 16}})
+                    "strong_pairs": {"2p": 16}},
+              stakes_rounds={"2p": 20, "4p": 6, "1p": 20, "lc": 10})
 KINDS = {"self-play": "rounds", "move-logs": "records", "duplicate": "deals", "search-games": "search_deals",
-         "improve-games": "improve_rounds", "strong-duplicate": "strong_pairs"}
+         "improve-games": "improve_rounds", "strong-duplicate": "strong_pairs", "stakes": "stakes_rounds"}
+STAKE_SAMPLES = 64        # determinizations a lay-or-throw decision is played out from (``stakes``)
 PROGRESS_SECONDS = 5.0    # a data set taking longer is played in chunks, each a line of progress
 
 
@@ -109,6 +114,7 @@ class Context:
         self.key_seconds: dict = {}       # data key -> playing time so far (what doubling it costs)
         self.touched: set = set()         # data keys asked for since the caller last cleared it
         self.played: dict = {}            # what was played, for the manifest and the report
+        self._feel: dict = {}             # (data key, unit) -> Feel: each table's tolerances
 
     def may_grow(self, key: tuple, scale: int) -> bool:
         """Whether the data `key` may be played at `scale` times the first stage's size within the plan's caps
@@ -162,14 +168,33 @@ class Context:
         return _concat_all(parts)
 
     # -- self-play: the tidy tables -------------------------------------------------------
-    def selfplay(self, spec: str, setting: Setting) -> dict:
+    def selfplay(self, spec: str, setting: Setting, n: int = 0) -> dict:
+        """The tidy tables of `spec`'s self-play in `setting`: the stage's rounds (or the first `n`)."""
         from lostcards.run.runner import play
         from lostcards.run.tables import tables
         r = setting.rules()
         other = None if r.players == 1 else spec
-        return self._grown(("self-play", spec, setting.data), self.n("rounds", setting),
+        return self._grown(("self-play", spec, setting.data), n or self.n("rounds", setting),
                            lambda s, k: tables(play(r, spec, other, rounds=k, seed=self.seed, start=s,
                                                     threads=self.threads)))
+
+    def feel(self, setting: Setting) -> Feel:
+        """The table's tolerances (``tolerance.Feel``), from expert's self-play there at the plan's first-stage
+        size: the same at every stage, so a row's tolerance never moves with the rounds played."""
+        key = (setting.data, setting.spec.unit)
+        if key not in self._feel:
+            saved, self.touched = self.touched, set()     # not data of the row being measured
+            t = self.selfplay("expert", setting, int(self.sizes.rounds[setting.spec.data]))
+            self.touched = saved
+            seats = t["seats"]
+            if setting.spec.unit == "team":
+                seats = seats.groupby(["round", "side"], observed=True)[["plays"]].sum().reset_index()
+            ss = t["seat_suits"]
+            ss = ss[ss.held_count > 0]
+            self._feel[key] = Feel(setting.table, win_point(margins_of(t["rounds"], setting.spec.players)),
+                                   cluster_mean(seats.plays.to_numpy(float), seats["round"].to_numpy()),
+                                   cluster_mean(ss.held_sum.to_numpy(float), ss["round"].to_numpy()))
+        return self._feel[key]
 
     def facts(self, spec: str, setting: Setting) -> dict:
         r = setting.rules()
@@ -231,6 +256,14 @@ class Context:
                            lambda s, k: _walked(r, spec, None if r.players == 1 else spec, range(s, s + k),
                                                 self.seed, 0))
 
+    def stakes(self, spec: str, setting: Setting) -> pd.DataFrame:
+        """What each lay-or-throw decision of `spec`'s self-play rounds is worth (``claims.stakes``): one row
+        per decision, with its round."""
+        from lostcards.analysis.claims.stakes import stakes
+        r = setting.rules()
+        return self._grown(("stakes", spec, setting.data), self.n("stakes_rounds", setting),
+                           lambda s, k: stakes(r, spec, range(s, s + k), self.seed, STAKE_SAMPLES))
+
     def strength(self, bot: str, setting: Setting) -> Estimate:
         """A strong bot's margin over expert, points a round, on duplicate deals (the players section)."""
         n = int(self.sizes.strength_deals[setting.spec.data])
@@ -238,6 +271,12 @@ class Context:
                         lambda s, k: self._pair_rows(self.spec(bot), "expert", setting.rules(), s, k))
         e = mean_ci(d.margin.to_numpy())
         return replace(e, clusters=e.n)
+
+    def feels(self) -> dict:
+        """{table: its ``Feel``} for the tables whose tolerances the run derived (in the tables' order)."""
+        from lostcards.analysis.claims.declare import TABLES
+        got = {f.table: f for (data, unit), f in self._feel.items() if "(" not in data}
+        return {t: got[t] for t in TABLES if t in got}
 
     def played_count(self, key: tuple) -> int:
         """How many rounds (deals) of the data `key` the run holds (nothing is played)."""

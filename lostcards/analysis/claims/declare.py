@@ -13,7 +13,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Optional, Union
 
-from lostcards.analysis.claims.verdict import FAILING, FAILS, HOLDS, Expect, across_tables, combine, combine_bots
+from lostcards.analysis.claims.verdict import (
+    FAILS,
+    HARMFUL,
+    HOLDS,
+    LEFT_OUT,
+    NO_EFFECT,
+    TOO_FEW,
+    Expect,
+    across_tables,
+    combine,
+    combine_bots,
+)
 from lostcards.stats import Estimate
 
 # The bots whose rows decide the verdicts, per table: expert and the bots stronger than it (``STRONG``:
@@ -95,9 +106,9 @@ class Control:
     ``policy`` replaces the bot (``greedy``, ``random``: other bots of the ladder), ``switches`` are added
     to it, ``overrides`` change the ruleset (e.g. ``bonus_cards=8``, the published rules' bonus).  A
     control runs in the table of the row it is a control for (``table``: only for a control that names its
-    own); ``gives``: holds, or any way of not holding (``FAILS``, ``HARMFUL``, ``NO_EFFECT``); ``FAILS``
-    accepts any of them.  ``variant``: a ruleset or bot a player could meet, in words (the published rules'
-    hand, the casual bot); a control without one is a constructed case.
+    own); ``gives``: holds, does not hold (``FAILS``), or a comparison that does not hold one way
+    (``HARMFUL``, ``NO_EFFECT``: ``Expect.way``).  ``variant``: a ruleset or bot a player could meet, in
+    words (the published rules' hand, the casual bot); a control without one is a constructed case.
     """
 
     gives: str = FAILS
@@ -109,7 +120,7 @@ class Control:
     tables: tuple = ()               # the deciding tables it is a control for (default: all of its measure's)
 
     def __post_init__(self):
-        assert self.gives in (HOLDS, *FAILING), self.gives
+        assert self.gives in (HOLDS, FAILS, HARMFUL, NO_EFFECT), self.gives
 
     def applies(self, table: str) -> bool:
         return not self.tables or table in self.tables
@@ -117,9 +128,11 @@ class Control:
     def setting(self, table: str = "2p") -> Setting:
         return Setting(self.table or table, tuple(self.overrides))
 
-    def matches(self, verdict: str) -> bool:
-        """Whether a row's verdict is the one this control declares (FAILS: any way of not holding)."""
-        return verdict == self.gives or (self.gives == FAILS and verdict in FAILING)
+    def matches(self, verdict: str, way: str = "") -> bool:
+        """Whether a row's verdict (and, for a comparison, the way it fails) is the one this control declares."""
+        if self.gives in (HARMFUL, NO_EFFECT):
+            return verdict == FAILS and way == self.gives
+        return verdict == self.gives
 
     @property
     def bot(self) -> str:
@@ -162,8 +175,11 @@ class Measure:
     controls: tuple = ()            # Control, ...: settings where it holds and where it does not
     statement: str = ""             # which of the tip's statements it tests (a short name)
 
-    def expect_for(self, setting) -> Expect:
-        return self.expect(setting) if callable(self.expect) else self.expect
+    def expect_for(self, setting, feel=None) -> Expect:
+        """What the tip says in `setting`, its tolerance derived from that table's ``tolerance.Feel``
+        where it declares a basis (``Expect.felt``)."""
+        e = self.expect(setting) if callable(self.expect) else self.expect
+        return e.felt(feel)
 
     def where(self) -> tuple:
         return tuple(dict.fromkeys(self.tables + self.context))
@@ -225,6 +241,13 @@ class Row:
     verdict: str = ""
     data: frozenset = frozenset()    # the data keys it was measured on (what more rounds would cost)
     stage: int = 1                   # the stage that measured it last
+    way: str = ""                    # a comparison that does not hold: harmful or no material effect
+    cause: str = ""                  # an undecided strong bot's row at its plan's most games: too few games
+
+    @property
+    def left_out(self) -> bool:
+        """Undecided with too few games: its statement is left to the other bots."""
+        return self.cause == TOO_FEW
 
     @property
     def key(self) -> tuple:
@@ -271,7 +294,7 @@ class Result:
         per = {}
         for r in self.rows:
             if r.decides and r.table == table and (r.measure.statement or r.measure.name) == statement:
-                per.setdefault(r.bot, []).append(r.verdict)
+                per.setdefault(r.bot, []).append(LEFT_OUT if r.left_out else r.verdict)
         return {b: combine(vs) for b, vs in per.items()}
 
     def statement_verdicts(self) -> dict:

@@ -6,11 +6,13 @@ fits, and the declarations that go with them (percentile rows, switch sweeps).
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from lostcards.analysis.claims.declare import Measure
 from lostcards.analysis.claims.verdict import described
-from lostcards.stats import cluster_mean, cluster_ratio, ols_clustered, quantiles
+from lostcards.stats import Estimate, _t_estimate, cluster_mean, cluster_ratio, ols_clustered, quantiles
 
 PERCENTILES = (("p10", 0.1, "10th percentile"), ("median", 0.5, "median"), ("p90", 0.9, "90th percentile"))
 
@@ -71,3 +73,35 @@ def sweep(name: str, label: str, switch: str, values, tables=("2p",), prescribed
                            "points a round", decides=False, tables=(), context=tuple(tables), bots=("expert",),
                            pair=pair))
     return tuple(out)
+
+
+def rms(y, groups) -> Estimate:
+    """The root of the mean of y (y: unbiased values of a square, e.g. split-half products of a stake), with
+    the interval of the mean taken to the root (clipped at 0); clustered, descriptive."""
+    m = cluster_mean(y, groups)
+    root = lambda v: math.sqrt(max(v, 0.0)) if math.isfinite(v) else math.nan    # noqa: E731
+    return Estimate(root(m.estimate), root(m.ci_low), root(m.ci_high), m.n, m.clusters, method="fixed")
+
+
+def rms_difference(y, first, groups) -> Estimate:
+    """sqrt(mean y | first) - sqrt(mean y | not first): the difference of two root-mean-squares over the same
+    clusters (rounds), its variance linearised per cluster (the delta method, G/(G-1), t on G-1 df), so that
+    its interval can be restated at any level."""
+    y, first = np.asarray(y, float), np.asarray(first, bool)
+    inv = np.unique(np.asarray(groups), return_inverse=True)[1].ravel()
+    G = int(inv.max()) + 1 if inv.size else 0
+    parts = []
+    for mask in (first, ~first):
+        n = int(mask.sum())
+        if n == 0:
+            return Estimate(math.nan, math.nan, math.nan, int(y.size), G)
+        m = float(y[mask].mean())
+        tot = np.bincount(inv[mask], weights=y[mask], minlength=G)
+        cnt = np.bincount(inv[mask], minlength=G).astype(float)
+        parts.append((m, (tot - m * cnt) / n))
+    (m1, u1), (m2, u2) = parts
+    if m1 <= 0 or m2 <= 0 or G < 2:
+        return Estimate(math.sqrt(max(m1, 0)) - math.sqrt(max(m2, 0)), math.nan, math.nan, int(y.size), G)
+    u = u1 / (2 * math.sqrt(m1)) - u2 / (2 * math.sqrt(m2))
+    se = math.sqrt(G / (G - 1) * float((u * u).sum()))
+    return _t_estimate(math.sqrt(m1) - math.sqrt(m2), se, G - 1, int(y.size), G, 0.95)

@@ -37,9 +37,7 @@ def save(fig, stem) -> None:
         fig.savefig(f"{stem}.svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
 
 
-VERDICT_COLORS = {"holds": "#009e73", "harmful": "#d55e00", "no material effect": "#e69f00",
-                  "does not hold": "#cc79a7", "at the edge": "#56b4e9", "undecided": "#9e9e9e",
-                  "too few games": "#cccccc"}
+VERDICT_COLORS = {"holds": "#009e73", "does not hold": "#d55e00", "at the edge": "#56b4e9", "undecided": "#9e9e9e"}
 
 
 def scaled(row) -> tuple:

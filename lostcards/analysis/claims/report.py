@@ -14,18 +14,8 @@ import pandas as pd
 from lostcards.analysis.claims.declare import DECIDING_BY_TABLE, TABLES, Setting
 from lostcards.analysis.claims.plots import close
 from lostcards.analysis.claims.sheet import tips_markdown
-from lostcards.analysis.claims.verdict import (
-    ALPHA,
-    AT_EDGE,
-    BOTS_DISAGREE,
-    FAILS,
-    HARMFUL,
-    HOLDS,
-    NO_EFFECT,
-    PARTLY,
-    TOO_FEW,
-    UNDECIDED,
-)
+from lostcards.analysis.claims.tolerance import CARD, CARD_SHARE, WIN
+from lostcards.analysis.claims.verdict import ALPHA, AT_EDGE, FAILS, LEFT_OUT, MIXED, TOO_FEW, UNDECIDED, VERDICTS
 from lostcards.analysis.claims.words import fmt, fmt_est, join
 from lostcards.run.batchdir import versions, write_manifest
 
@@ -33,7 +23,7 @@ CSV_COLUMNS = ("claim", "measure", "policy", "rules", "players", "estimate", "ci
                "smallest_effect", "verdict", "decides", "fails_under")
 EXTRA_COLUMNS = ("table", "unit", "baseline", "level", "ci95_low", "ci95_high", "clusters", "expected",
                  "region_low", "region_high", "expectation", "label", "statement", "equivalence_margin",
-                 "flips_at", "plain_verdict")
+                 "flips_at", "plain_verdict", "way", "cause", "tolerance_basis")
 
 
 def csv_rows(run) -> list:
@@ -53,7 +43,8 @@ def csv_rows(run) -> list:
                 "region_low": x.low, "region_high": x.high, "expectation": x.text, "label": m.label,
                 "statement": m.statement,
                 "equivalence_margin": x.smallest_effect if (x.equivalence and r.decides) else float("nan"),
-                "flips_at": flips_at(r), "plain_verdict": x.plain(e.ci_low, e.ci_high) if r.decides else ""})
+                "flips_at": flips_at(r), "plain_verdict": x.plain(e.ci_low, e.ci_high) if r.decides else "",
+                "way": r.way, "cause": r.cause, "tolerance_basis": x.basis.name if x.basis is not None else ""})
     return out
 
 
@@ -66,7 +57,7 @@ def flip_text(row) -> str:
     """'e = 0.42' (with the share of the tip's number for "about"), or '' when none."""
     f = flips_at(row)
     if f != f:
-        return "" if not row.decides else "none"
+        return "" if not row.decides else "no tolerance turns it"
     x = row.expect.value
     rel = f" ({f / abs(x):.1%} of {fmt(x, row.measure.unit)})" if row.expect.edges[:2] == (x, -1.0) and x else ""
     return f"e = {fmt(f, row.measure.unit)}{rel}"
@@ -77,31 +68,93 @@ def fails_under(row) -> str:
     other way (for a row that is undecided: all of them)."""
     if not row.decides:
         return ""
-    cs = [c for c in row.measure.controls if c.applies(row.table) and not c.matches(row.verdict)]
+    v, way = row.verdict, row.way
+    if v == AT_EDGE:                   # the way it leans
+        v = row.expect.plain(row.est.ci_low, row.est.ci_high)
+    cs = [c for c in row.measure.controls if c.applies(row.table) and not c.matches(v, way)]
     return "; ".join(c.text(row.table) for c in cs)
 
 
 def where_text(res) -> str:
-    """'holds: 2 players, lost-cities; harmful: solitaire' from the verdicts per table."""
+    """'holds: 2 players, lost-cities; does not hold: solitaire' from the verdicts per table."""
     tv = res.table_verdicts()
     parts = []
-    for v in (HOLDS, PARTLY, BOTS_DISAGREE, HARMFUL, NO_EFFECT, FAILS, AT_EDGE, UNDECIDED):
+    for v in VERDICTS:
         ts = [TABLES[t].label for t, w in tv.items() if w == v]
         if ts:
             parts.append(f"{v}: {', '.join(ts)}")
     return "; ".join(parts)
 
 
+def row_verdict_text(r) -> str:
+    """A deciding row's verdict with its cause: '**does not hold** (harmful)', '**undecided** (too few
+    games)', '**at the edge** (leans holds)'."""
+    if not r.decides:
+        return ""
+    why = r.cause or r.way
+    if r.verdict == AT_EDGE:
+        lean = r.expect.plain(r.est.ci_low, r.est.ci_high)
+        why = f"leans {lean}" + (f", {r.way}" if r.way else "")
+    return f"**{r.verdict}**" + (f" ({why})" if why else "")
+
+
+def _statement_why(res, statement: str, table: str) -> str:
+    """Why a statement in a table reads as it does: who decided, what each bot said where they differ, the
+    rows that straddle or lie at an edge, the way a comparison fails, and the bots left out."""
+    v = res.statement_verdicts()[statement, table]
+    bots = res.bot_verdicts(statement, table)
+    rows = [r for r in res.rows if r.decides and r.table == table
+            and (r.measure.statement or r.measure.name) == statement]
+    out = [", ".join(f"{b}: {TOO_FEW if w == LEFT_OUT else w}" for b, w in bots.items())]
+    if v == MIXED:
+        out.append("the bots disagree; the size is each bot's")
+    if v == UNDECIDED:
+        out += [f"`{r.measure.name}` ({r.bot}) straddles an edge at n = {r.est.n:,}" for r in rows
+                if r.verdict == UNDECIDED and not r.left_out]
+    if v == AT_EDGE:
+        out += [f"`{r.measure.name}` ({r.bot}) flips at {flip_text(r)}" for r in rows if r.verdict == AT_EDGE]
+    ways = sorted({r.way for r in rows if r.way and r.verdict in (FAILS, AT_EDGE)})
+    if ways and v in (FAILS, AT_EDGE, MIXED):
+        out.append(" and ".join(ways))
+    out += [f"{r.bot}'s `{r.measure.name}` left out: {r.cause} at n = {r.est.n:,}" for r in rows if r.left_out]
+    return "; ".join(o for o in out if o)
+
+
+def tip_why(res) -> str:
+    """The cause of a tip's verdict, said in its summary line: where it is mixed, which tables, statements or
+    bots come out differently; where undecided, which rows straddle; at the edge, which rows flip where;
+    not tested, why."""
+    v = res.overall()
+    if v == "not tested":
+        return "no row tests its words"
+    tv = res.table_verdicts()
+    sv = res.statement_verdicts()
+    said = res.claim.statements
+    bits = []
+    if len(set(tv.values())) > 1:
+        bits.append("by table: " + where_text(res))
+    for t, w in tv.items():
+        if w not in (MIXED, UNDECIDED, AT_EDGE):
+            continue
+        keys = [k for k in sv if k[1] == t and (w == MIXED or sv[k] == w)]
+        lead = (f"{TABLES[t].label}, its statements differ: " if w == MIXED and len({sv[k] for k in keys}) > 1
+                else f"{TABLES[t].label}: ")
+        bits.append(lead + "; ".join(f"“{said.get(st, st)}” {sv[st, tt]} ({_statement_why(res, st, tt)})"
+                                     for st, tt in keys))
+    if not bits:
+        ways = sorted({r.way for r in res.rows if r.decides and r.way})
+        return where_text(res) + (f" ({' and '.join(ways)})" if ways else "")
+    return " — ".join(bits)
+
+
 def _table_line(res, table: str, verdict: str) -> str:
-    """A table's verdict, and each statement's, with the bots' verdicts where they differ."""
+    """A table's verdict, and each statement's, with its cause."""
     said = res.claim.statements
     bits = []
     for (st, t), v in res.statement_verdicts().items():
         if t != table:
             continue
-        bots = res.bot_verdicts(st, t)
-        who = "" if len(set(bots.values())) <= 1 else " (" + ", ".join(f"{b}: {w}" for b, w in bots.items()) + ")"
-        bits.append(f"“{said.get(st, st)}” {v}{who}")
+        bits.append(f"“{said.get(st, st)}” {v} ({_statement_why(res, st, t)})")
     return f"| {TABLES[table].label} | **{verdict}** | {'; '.join(bits)} |"
 
 
@@ -115,7 +168,7 @@ def _row_line(r) -> str:
         return (f"| {m.label} (`{m.name}`) | {pol} | {where} | {fmt_est(r.est, m.unit)} | {r.est.n:,} | "
                 f"{r.expect.text} |")
     return (f"| {m.label} (`{m.name}`) | {pol} | {where} | {fmt_est(r.est, m.unit)} | {r.est.n:,} | "
-            f"{r.expect.text} | {eff} | {flip_text(r)} | **{r.verdict}** | {ctrl} |")
+            f"{r.expect.text} | {eff} | {flip_text(r)} | {row_verdict_text(r)} | {ctrl} |")
 
 
 HEAD = ("| measure | policy | table | estimate [interval] | n | the tip says | smallest effect | flips at | "
@@ -133,11 +186,11 @@ def markdown(run) -> str:
              "its deciding rows; `claims-context.md` holds the context rows, `claims.csv` every row, `tips.md` "
              "the tips rewritten from these numbers.\n")
     L.append("## Summary\n")
-    L.append("| tip | verdict | where | in one line |\n|---|---|---|---|")
+    L.append("| tip | verdict | why: where, which statements and bots | in one line |\n|---|---|---|---|")
     for res in run.results.values():
         c = res.claim
         line = res.reading.split(". ")[0].strip().rstrip(".") + "." if res.reading else ""
-        L.append(f"| [{c.title}](#{c.id}) | **{res.overall()}** | {where_text(res)} | {line} |")
+        L.append(f"| [{c.title}](#{c.id}) | **{res.overall()}** | {tip_why(res)} | {line} |")
     L.append("")
     L.extend(_statement_lines(run))
     if run.results and any(r.decides for res in run.results.values() for r in res.rows):
@@ -149,23 +202,45 @@ def markdown(run) -> str:
     L.append(
         "Each tip is split into its statements, and each statement into measures that could come out "
         "against it. Before anything is run, every deciding measure declares the values for which the "
-        "statement is true and its *tolerance*, the smallest effect that matters: \"about X\" is X ± 10%; a "
-        "comparison of two versions of a bot on the same deals holds when the prescribed one gains at least "
-        "e points a round; \"over X\" is at least X less e. A row's verdict, one meaning each:\n\n"
+        "statement is true; its *tolerance* (the smallest effect that matters) is not declared but derived, "
+        "once per table, from a strong player's own rounds there (expert's self-play at the plan's first "
+        "stage, the same at every stage):\n\n"
+        f"- **{WIN.short}**, for a comparison of two versions of a bot on the same deals (points a round): "
+        "adding d points to every round of a side moves its win rate by f(0) × d, f the density of a side's "
+        "final margin at 0, so the points worth one percentage point of win rate are 0.01 / f(0) (a Gaussian "
+        "kernel estimate of f(0); solitaire, which has no opponent: the density of the score at its median, "
+        "the chance to beat its own typical round). Smaller than that, a player cannot feel the difference "
+        "in a hundred rounds;\n"
+        f"- **{CARD.short}**, for \"about N\" plays or discards a round: {CARD.words.split(': ')[1]};\n"
+        f"- **{CARD_SHARE.short}**, for a share of the plays (\"over 40%\"): 1 / a strong player's plays a "
+        "round in the table;\n"
+        "- a tip whose number informs one decision has the band that keeps that decision: \"about 22\" "
+        "reaching the hand is 22 ± 2, down to the cost of 20 where a suit held empty stops paying (and its "
+        "\"60%\" the same ± 2 spread over the numbers a seat is dealt in a suit).\n")
+    feels = run.ctx.feels()
+    if feels:
+        L.append("| table | 1 pp of win rate (points a round) [95%] | plays a round (one card of them) | "
+                 "n (rounds) |\n|---|---|---|---|")
+        for t, f in feels.items():
+            p = f.points
+            L.append(f"| {TABLES[t].label} | {fmt(p.estimate)} [{fmt(p.ci_low)}, {fmt(p.ci_high)}] | "
+                     f"{fmt(f.plays.estimate)} ({fmt(f.card_share, 'share')}) | {p.n:,} |")
+        L.append("")
+    L.append(
+        "A row's verdict, six words in all, one meaning each:\n\n"
         "- **holds**: its whole interval lies inside the region, further from every edge than its own width;\n"
-        "- **harmful**: a comparison whose whole interval lies below −e (doing what the tip says costs at "
-        "least e); **no material effect**: one whose interval lies within [−e, e]; **does not hold**: any "
-        "other interval wholly outside the region;\n"
-        "- **at the edge**: it holds or fails, but its interval lies within its own width of an edge, so a "
-        "slightly different tolerance or seed could turn it; its *flip point* (the `flips at` column, for every "
-        "deciding row) is the tolerance at which its verdict changes;\n"
-        "- **undecided**: the interval straddles an edge;\n"
-        "- **too few games**: a costly strong bot still undecided at its plan's most games; it is left out, "
-        "and the other bots decide the statement.\n\n"
-        "A statement in one table combines its bots' rows (**bots disagree** when one holds and another "
-        "fails); a tip in one table combines its statements (**partly** when some hold and others fail); over "
-        "its tables a tip **varies by table** when they differ (the `where` column says how), and is **not "
-        "tested** when no row tests its own words.\n")
+        "- **does not hold**: its whole interval lies outside the region, as far from its edges; a comparison "
+        "also says which way, as its cause: *harmful* (the interval lies below −e: doing what the tip says "
+        "costs at least e) or *no material effect* (within [−e, e]);\n"
+        "- **at the edge**: it holds or does not, but its interval lies within its own width of an edge, so a "
+        "slightly different tolerance or seed could turn it (the cause says which way it leans); every "
+        "deciding row prints its *flip point* (`flips at`), the tolerance at which its verdict changes;\n"
+        "- **undecided**: the interval straddles an edge; a strong bot's row still undecided at its plan's "
+        "most games has *too few games* (its cause), and is left out: the other bots decide the statement.\n\n"
+        "A statement in one table combines its bots' rows, a tip in one table its statements, and a tip over "
+        "its tables its tables' verdicts; where these parts come out differently the verdict is **mixed**, "
+        "and the summary's line says which bots, statements or tables give what. A tip whose own words no "
+        "row tests is **not tested**.\n")
     L.append(
         "**What decides.** Only rows that test a tip's own words decide it: the numbers and thresholds it "
         "names, in the tables it speaks of (its *scope*), for the bots it speaks of, once per quantity. A row "
@@ -189,33 +264,15 @@ def markdown(run) -> str:
 
 
 def _statement_lines(run) -> list:
-    """One line per statement and table: its verdict, who decided it, and the cause when it is not plain."""
+    """One line per statement and table: its verdict, who decided it, and its cause."""
     L = ["| tip | statement | table | verdict | why |\n|---|---|---|---|---|"]
     for res in run.results.values():
         said = res.claim.statements
         for (st, t), v in res.statement_verdicts().items():
-            bots = res.bot_verdicts(st, t)
             L.append(f"| {res.claim.title} | {said.get(st, st)} | {TABLES[t].label} | **{v}** | "
-                     f"{_cause(res, st, t, v, bots)} |")
+                     f"{_statement_why(res, st, t)} |")
     L.append("")
     return L
-
-
-def _cause(res, statement: str, table: str, verdict: str, bots: dict) -> str:
-    """Who decided, and why a verdict is undecided, at the edge, or split between the bots."""
-    who = ", ".join(f"{b}: {w}" for b, w in bots.items())
-    rows = [r for r in res.rows if r.decides and r.table == table
-            and (r.measure.statement or r.measure.name) == statement]
-    if verdict == UNDECIDED:
-        wide = [f"`{r.measure.name}` ({r.bot}) straddles an edge at n = {r.est.n:,}" for r in rows
-                if r.verdict in (UNDECIDED, TOO_FEW)]
-        return f"{who}; {join(wide)}" if wide else who
-    if verdict == AT_EDGE:
-        near = [f"`{r.measure.name}` ({r.bot}) flips at {flip_text(r)}" for r in rows if r.verdict == AT_EDGE]
-        return f"{who}; {join(near)}"
-    if verdict == BOTS_DISAGREE:
-        return f"{who}: the size is each bot's"
-    return who
 
 
 def _players(run) -> list:

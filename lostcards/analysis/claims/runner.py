@@ -82,9 +82,16 @@ def measure_claim(mod, ctx: Context, wanted=None) -> Result:
                 if not decides and _invalid(est):
                     skipped.append((m.name, bot, table, _invalid(est)))
                     continue
-                rows.append(Row(claim.id, m, bot, policy, baseline, setting, est, m.expect_for(s.setting), decides,
+                rows.append(Row(claim.id, m, bot, policy, baseline, setting, est, expect_in(m, setting, ctx), decides,
                                 data=frozenset(data)))
     return Result(claim, rows, skipped, subjects=subjects)
+
+
+def expect_in(m, setting: Setting, ctx: Context):
+    """What measure `m` expects in `setting`, its tolerance derived from the table's rounds where it
+    declares a basis (``Context.feel``: expert's self-play there, played once)."""
+    e = m.expect(setting) if callable(m.expect) else m.expect
+    return m.expect_for(setting, ctx.feel(setting) if e.basis is not None else None)
 
 
 def planned_deciding(mods: dict) -> list:
@@ -115,9 +122,9 @@ def control_row(mod, measure, control, ctx: Context, table: str = "2p", level: f
     else:
         est, policy = mod.measure(s)[measure.name], s.spec
     est = est.at(level)
-    expect = measure.expect_for(setting)
+    expect = expect_in(measure, setting, ctx)
     return Row(mod.CLAIM.id, measure, control.bot, policy, "", setting, est, expect, True,
-               expect.plain(est.ci_low, est.ci_high))
+               expect.plain(est.ci_low, est.ci_high), way=expect.way(est.ci_low, est.ci_high))
 
 
 def _invalid(e) -> str:
@@ -153,7 +160,7 @@ def too_few(rows) -> None:
     (``combine_bots`` then lets the other bots decide the statement)."""
     for r in rows:
         if r.decides and r.verdict == UNDECIDED and r.bot in STRONG:
-            r.verdict = TOO_FEW
+            r.cause = TOO_FEW
 
 
 def judge(res: Result, level: float) -> None:
@@ -166,8 +173,9 @@ def judge_rows(rows, level: float) -> None:
         if r.decides:
             r.est = r.est.at(level)
             r.verdict = r.expect.verdict(r.est.ci_low, r.est.ci_high)
+            r.way = r.expect.way(r.est.ci_low, r.est.ci_high)
         else:
-            r.verdict = ""
+            r.verdict = r.way = ""
 
 
 @dataclass

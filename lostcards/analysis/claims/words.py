@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from contextlib import contextmanager
 
-from lostcards.analysis.claims.verdict import AT_EDGE, FAILS, HARMFUL, HOLDS, NO_EFFECT, PARTLY, TOO_FEW, UNDECIDED
+from lostcards.analysis.claims.verdict import AT_EDGE, FAILS, HARMFUL, HOLDS, NO_EFFECT, UNDECIDED
 
 _NOTES = None
 
@@ -74,7 +74,9 @@ def row_text(row, unit: str = "") -> str:
         return "–"
     u = unit or row.measure.unit
     e = row.est
-    return f"{short(e.estimate, u)} [{short(e.ci_low, u)}, {short(e.ci_high, u)}]"
+    text = f"{short(e.estimate, u)} [{short(e.ci_low, u)}, {short(e.ci_high, u)}]"
+    _note(row, "value", text)
+    return text
 
 
 def value(row, unit: str = "", sign: bool = False) -> str:
@@ -86,7 +88,9 @@ def value(row, unit: str = "", sign: bool = False) -> str:
         text = signed(row.est.estimate, u)
         _note(row, "-" if text.startswith("-") else "+", text)
         return text
-    return short(row.est.estimate, u)
+    text = short(row.est.estimate, u)
+    _note(row, "value", text)
+    return text
 
 
 def change(row, up: str = "gains", down: str = "loses", unit: str = "") -> str:
@@ -102,39 +106,62 @@ def change(row, up: str = "gains", down: str = "loses", unit: str = "") -> str:
 def by_verdict(row, holds: str, fails: str, other: str, harmful: str | None = None,
                no_effect: str | None = None, too_few: str | None = None) -> str:
     """The words that fit a row's verdict (or, for a context row, the sign of its estimate): `harmful` and
-    `no_effect` for a comparison that fails that way (default: `fails`); at the edge: the words of the way
-    it leans, marked "(at the edge)"; too few games: `other`."""
+    `no_effect` for a comparison that does not hold that way (default: `fails`); at the edge: the words of
+    the way it leans, marked "(at the edge)"; undecided: `other` (`too_few` when its cause is too few
+    games).  The words chosen are noted with the verdict that chose them (``noting``)."""
     if row is None:
         return other
     v = row.verdict or (HOLDS if row.est.estimate > 0 else FAILS)
     if v == AT_EDGE:
         lean = row.expect.plain(row.est.ci_low, row.est.ci_high)
-        _note(row, "verdict:" + v)
+        words = holds if lean == HOLDS else _failing_words(row, fails, harmful, no_effect)
+        _note(row, "verdict:" + v, _core(words))
         _note(row, "lean:" + lean)
-        words = {HOLDS: holds, HARMFUL: fails if harmful is None else harmful,
-                 NO_EFFECT: fails if no_effect is None else no_effect}.get(lean, fails)
         return words[:-1] + " (at the edge)." if words.endswith(".") else words + " (at the edge)"
-    if v == TOO_FEW:
-        _note(row, "verdict:" + v)
-        return other if too_few is None else too_few
-    _note(row, ("verdict:" if row.verdict else "sign:") + (v if row.verdict else ("+" if v == HOLDS else "-")))
-    if v == HARMFUL:
-        return fails if harmful is None else harmful
-    if v == NO_EFFECT:
-        return fails if no_effect is None else no_effect
-    return holds if v == HOLDS else fails if v == FAILS else other
+    if v == UNDECIDED:
+        words = other if too_few is None or not getattr(row, "left_out", False) else too_few
+        if getattr(row, "left_out", False):
+            _note(row, "cause:" + row.cause)
+    elif v == FAILS:
+        words = _failing_words(row, fails, harmful, no_effect)
+    else:
+        words = holds
+    _note(row, ("verdict:" + v) if row.verdict else ("sign:" + ("+" if v == HOLDS else "-")), _core(words))
+    return words
 
 
-EFFECT = {HOLDS: "the tip holds", HARMFUL: "harmful", NO_EFFECT: "no material effect", FAILS: "does not hold",
-          UNDECIDED: "undecided", AT_EDGE: "at the edge", TOO_FEW: "too few games"}
+def _core(words: str) -> str:
+    """A phrase as it stands in any sentence it ends or starts ('', for punctuation alone)."""
+    return words.strip().strip(":;.,()").strip()
+
+
+def _failing_words(row, fails: str, harmful: str | None, no_effect: str | None) -> str:
+    """`harmful` or `no_effect` for a comparison that fails that way (noted), else `fails`."""
+    way = row.expect.way(row.est.ci_low, row.est.ci_high) if row.verdict else ""
+    if way:
+        _note(row, "way:" + way)
+    if way == HARMFUL and harmful is not None:
+        return harmful
+    if way == NO_EFFECT and no_effect is not None:
+        return no_effect
+    return fails
 
 
 def effect(row) -> str:
-    """A deciding row's verdict in a few words ('the tip holds', 'no material effect', ...); context: ''."""
+    """A deciding row's verdict in a few words ('the tip holds', 'does not hold: harmful', ...); context: ''."""
     if row is None or not row.verdict:
         return ""
     _note(row, "verdict:" + row.verdict)
-    return EFFECT.get(row.verdict, row.verdict)
+    if row.verdict == HOLDS:
+        return "the tip holds"
+    if row.verdict == UNDECIDED and getattr(row, "left_out", False):
+        _note(row, "cause:" + row.cause)
+        return f"undecided ({row.cause})"
+    way = row.expect.way(row.est.ci_low, row.est.ci_high) if row.verdict in (FAILS, AT_EDGE) else ""
+    if way:
+        _note(row, "way:" + way)
+        return f"{row.verdict}: {way}"
+    return row.verdict
 
 
 PLACES = {"2p": "with 2 players", "4p-team": "for a 4-player team", "4p-seat": "for a seat of 4",
@@ -164,10 +191,6 @@ def changes(res, measure: str, up: str = "gains", down: str = "loses", bot: str 
         return text + (f": {v}" if v else "")
     rest = [c(t, PLACES_SHORT[t]) for t in tables[1:] if res.get(measure, bot, t)]
     return c(tables[0], "points a round with two players") + (f" ({'; '.join(rest)})" if rest else "")
-
-
-VERB = {HOLDS: "holds", FAILS: "does not hold", PARTLY: "holds in part", UNDECIDED: "is undecided",
-        HARMFUL: "harmful", NO_EFFECT: "no material effect"}
 
 
 def join(items, last: str = "and") -> str:

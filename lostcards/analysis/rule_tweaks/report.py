@@ -15,11 +15,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lostcards.analysis.claims.verdict import ALPHA, FAILING, HOLDS
-from lostcards.analysis.claims.words import VERB, fmt, short
+from lostcards.analysis.claims.verdict import ALPHA, FAILING, FAILS, HARMFUL, HOLDS, NO_EFFECT, UNDECIDED
+from lostcards.analysis.claims.words import fmt, short
 from lostcards.analysis.metrics import METRICS
 from lostcards.analysis.rule_tweaks.declare import CHANGES, KEY, PASSER, PERCENT, STALLER, STATEMENTS
-from lostcards.analysis.rule_tweaks.rows import verdicts
+from lostcards.analysis.rule_tweaks.rows import PARTLY, verdicts
 from lostcards.analysis.sweep import CHECKS, THRESHOLDS, WHY
 from lostcards.run.batchdir import write_manifest
 
@@ -196,6 +196,9 @@ def load(out: Path) -> dict:
 
 
 # ---- the markdown -------------------------------------------------------------------------
+
+VERB = {HOLDS: "holds", FAILS: "does not hold", PARTLY: "holds in part", UNDECIDED: "is undecided",
+        HARMFUL: "harmful", NO_EFFECT: "no material effect"}
 
 def _statement_section(st, rows: pd.DataFrame, v: dict) -> list:
     L = [f"### {st.title}: {VERB[v.get('all', '')] if v.get('all') in VERB else 'not measured'}\n",

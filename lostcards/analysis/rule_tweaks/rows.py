@@ -11,7 +11,7 @@ tests check that it gives the verdict declared).
 """
 from __future__ import annotations
 
-from lostcards.analysis.claims.verdict import FAILING, FAILS, combine, simultaneous_level
+from lostcards.analysis.claims.verdict import FAILING, FAILS, HOLDS, UNDECIDED, simultaneous_level
 from lostcards.analysis.metrics import estimate, paired_diff
 from lostcards.analysis.rule_tweaks.declare import STATEMENTS, cell_values, compared, ruleset
 from lostcards.stats import mean_ci
@@ -44,7 +44,7 @@ def _interval(t, bot: str, players: int, where: str, data, level: float, overrid
 
 def _row(st, t, bot, players, where, data, level, decides) -> dict:
     got = _interval(t, bot, players, where, data, level if decides else 0.95)
-    verdict = t.expect.plain(got["ci_low"], got["ci_high"]) if decides else ""
+    verdict = t.expect.judged(got["ci_low"], got["ci_high"]) if decides else ""
     same = lambda c: c.gives == verdict or (c.gives == FAILS and verdict in FAILING)  # noqa: E731
     fails = "; ".join(c.text(t.bot) for c in t.controls if not same(c)) if decides else ""
     return {"claim": st.id, "measure": t.name, "policy": bot, "rules": got["rules"], "players": players,
@@ -86,7 +86,27 @@ def control_row(t, control, data) -> dict:
     """A deciding measure under one of its controls, at 95%, with the verdict it gives there."""
     bot = control.policy or t.bot
     got = _interval(t, bot, control.players, control.where or t.where[0], data, 0.95, control.overrides)
-    return {**got, "policy": bot, "verdict": t.expect.plain(got["ci_low"], got["ci_high"])}
+    return {**got, "policy": bot, "verdict": t.expect.judged(got["ci_low"], got["ci_high"])}
+
+
+PARTLY = "partly"
+
+
+def combine(verdicts) -> str:
+    """One verdict from a statement's rows (or player counts): all hold: holds; all fail: how they fail (the
+    same way, or plain "does not hold"); some hold and some fail: partly (whatever else is undecided);
+    otherwise undecided."""
+    vs = list(verdicts)
+    h = sum(v in (HOLDS, PARTLY) for v in vs)
+    f = [v for v in vs if v in FAILING or v == PARTLY]
+    if h and f:
+        return PARTLY
+    if any(v == UNDECIDED for v in vs) or not vs:
+        return UNDECIDED
+    if h:
+        return HOLDS
+    kinds = set(f)
+    return kinds.pop() if len(kinds) == 1 else FAILS
 
 
 def verdicts(rows) -> dict:
