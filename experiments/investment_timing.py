@@ -5,6 +5,7 @@ from lostcards.analysis.claims import FAILS, HOLDS, PUBLISHED_HAND, Claim, Contr
 from lostcards.analysis.claims.held import held_measures, held_tips
 from lostcards.analysis.claims.measures import event_mean, sweep
 from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line, sweep_plot
+from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
 PAIRED = ("2p", "4p-team", "1p", "lc")
@@ -30,7 +31,7 @@ CLAIM = Claim(
               "more (the bot's own choices, so not a test)."),
     statements={"funded": "lay an investment only on numbers already in hand"},
     measures=(
-        Measure("margin_invest_20", "invest only with 20+ in hand, against expert", gains(1.0), "points a round",
+        Measure("margin_invest_20", "invest only with 20+ in hand, against expert", gains(basis=WIN), "points a round",
                 tables=PAIRED, bots=("expert",), pair=("invest_hand=20", ""), statement="funded",
                 controls=(Control(HOLDS, switches="rho=5", variant=OPTIMIST, tables=("2p", "1p", "lc")),
                           Control(HOLDS, overrides=(("hand_size", 12),), tables=("4p-team",)),
@@ -108,5 +109,4 @@ def tips(res):
                          "waiting for the numbers does not pay.", "whether waiting pays stays open.",
                          harmful="waiting for the numbers costs points.",
                          no_effect="waiting for the numbers makes no material difference."),
-            *held_tips(res, "fund20", "laying an investment only on 20 or more in hand"),
-            "An investment must go down before any number, and it multiplies a loss as much as a gain."]
+            *held_tips(res, "fund20", "laying an investment only on 20 or more in hand")]

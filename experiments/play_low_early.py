@@ -16,6 +16,7 @@ from lostcards.analysis.claims import (
 from lostcards.analysis.claims.held import held_measures, held_tips
 from lostcards.analysis.claims.measures import event_share
 from lostcards.analysis.claims.plots import band_plot, color, new_figure
+from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, changes, value
 from lostcards.analysis.movelog import DEALT, LAID
 from lostcards.stats import cluster_diff
@@ -42,7 +43,7 @@ CLAIM = Claim(
               "late low card is lost holds for random play too, so it decides nothing."),
     statements={"early": "if you mean to set off, set off early"},
     measures=(
-        Measure("margin_set_off_early", "expert against opening only after 6 turns per player", gains(1.0),
+        Measure("margin_set_off_early", "expert against opening only after 6 turns per player", gains(basis=WIN),
                 "points a round", tables=PAIRED, bots=("expert",), pair=("", lambda r: f"open_from={DELAY * r.players}"),
                 statement="early",
                 controls=(Control(FAILS, overrides=(("numbers", (7, 8, 9, 10)),), tables=("2p", "4p-team")),
@@ -123,10 +124,10 @@ def reading(res):
 
 def tips(res):
     m = res.get("margin_set_off_early")
-    return [f"Play low cards early or lose them: a strong bot lays {value(res.get('laid_dealt_low'))} of the 2s, 3s "
-            f"and 4s it is dealt but only {value(res.get('laid_late_low'))} of those it draws late.",
-            f"If you mean to set off, set off early: waiting six turns before opening anything "
+    return [f"If you mean to set off, set off early: waiting six turns before opening anything "
             f"{changes(res, 'margin_set_off_early', 'costs', 'gains', tables=('2p', '4p-team', '1p', 'lc'))}"
-            + by_verdict(m, ".", " (the tip does not hold here).", " (undecided).",
-                         harmful=" (waiting pays here).", no_effect=" (no material difference)."),
+            + by_verdict(m, ": opening early pays.", ": the tip does not hold here.", ": undecided.",
+                         harmful=": waiting pays here.", no_effect=": no material difference."),
+            f"Low cards are laid early or lost: a strong bot lays {value(res.get('laid_dealt_low'))} of the 2s, 3s "
+            f"and 4s it is dealt but only {value(res.get('laid_late_low'))} of those it draws late.",
             *held_tips(res, "open6", "opening nothing in its first six turns", prescribed=False)]

@@ -25,11 +25,6 @@ def quick(tmp_path_factory):
     return out
 
 
-# Measures whose experiments still declare their smallest effect (gains(1.0)): being rewired onto move rules.
-DECLARED = {"margin_invest_20", "margin_set_off_early"}
-REWIRED = {"investment-timing", "play-low-early", "safe-discard"}     # their tips.md sentences too
-
-
 @pytest.fixture(scope="module")
 def csv(quick):
     return pd.read_csv(quick / "claims.csv", keep_default_na=False, na_values=[""])
@@ -44,8 +39,8 @@ def test_the_csv_contract(csv):
     assert set(dec.verdict) <= set(ROW_VERDICTS)        # holds, does not hold, at the edge, undecided
     assert set(dec.way.fillna("")) <= {"", "harmful", "no material effect"}
     assert set(dec.cause.fillna("")) <= {"", "too few games"}
-    declared = dec[dec.tolerance_basis.fillna("") == ""]          # every deciding row's tolerance is derived,
-    assert set(declared.measure) <= DECLARED, sorted(set(declared.measure))   # but for those still declared
+    declared = dec[dec.tolerance_basis.fillna("") == ""]          # every deciding row's tolerance is derived
+    assert declared.empty, sorted(set(declared.measure))
     assert ctx.verdict.isna().all()                                 # context rows have no verdict
     assert (dec.fails_under.fillna("").str.len() > 0).all()         # every deciding row names its control
     assert ctx.fails_under.isna().all()
@@ -248,8 +243,6 @@ def test_each_tip_states_the_corrected_tip_first_and_every_sentence_names_its_ro
     checks = json.loads((quick / "claims.manifest.json").read_text())["tip_checks"]
     dec = csv[csv.decides.astype(str).str.lower() == "true"]
     for cid, line in _tip_lines(quick).items():
-        if cid in REWIRED:
-            continue
         mine = [c for c in checks if c["claim"] == cid and c["words"]]
         for part in _tip_parts(line):
             assert any(c["words"] in part for c in mine), (cid, part)

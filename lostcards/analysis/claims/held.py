@@ -11,6 +11,7 @@ strong bot's row found.
 from __future__ import annotations
 
 from lostcards.analysis.claims.declare import STRONG, Measure
+from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.verdict import described, gains
 from lostcards.analysis.claims.words import by_verdict, change
 
@@ -23,7 +24,7 @@ def held_measures(rule: str, label: str, statement: str, controls: tuple, contex
     (expert, context).  `prescribed`: the tip prescribes the rule (held first); else it prescribes
     breaking it (unheld first: the margin is what the rule costs)."""
     pair = (f"rules={rule}", "") if prescribed else ("", f"rules={rule}")
-    return (Measure(f"margin_{rule}", label, gains(1.0), "points a round", tables=TABLES, bots=STRONG, pair=pair,
+    return (Measure(f"margin_{rule}", label, gains(basis=WIN), "points a round", tables=TABLES, bots=STRONG, pair=pair,
                     statement=statement, controls=controls),
             Measure(f"margin_{rule}_expert", f"expert: {label}", described(), "points a round", decides=False,
                     context=context, bots=("expert",), pair=pair))
