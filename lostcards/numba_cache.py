@@ -117,11 +117,14 @@ def jit(fn=None, *, inline: bool = False, also=(), **options):
     ``inline=True`` has LLVM inline the function into every caller (``forceinline``): the
     caller's constants fold through it at no cost to numba's own compile.  ``also``: more
     source files the function depends on (a generated module names the policy it wraps).
+    ``cache=False`` for a function that takes other jitted functions as arguments: numba keys its cache
+    on their types, which it cannot write again once an entry of another process is in the index (the
+    callers, compiled with the function in them, are cached as usual).
     """
     from numba import njit
 
     def wrap(f):
-        d = njit(cache=True, forceinline=inline, **options)(f)
+        d = njit(**{"cache": True, **options}, forceinline=inline)(f)
         files = set(sources(f.__code__.co_filename))
         for extra in also:
             files.update(sources(extra))

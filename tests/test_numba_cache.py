@@ -8,6 +8,7 @@ silence).  The edits are made in a copy of the package.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -126,3 +127,55 @@ def test_bench_compile_lists_every_entry_point_on_a_cold_cache():
         assert entry in res.stdout, res.stdout
     cpu = {ln.split()[0]: float(ln.split()[-6]) for ln in res.stdout.splitlines() if ln.endswith("s wall")}
     assert all(v > 0 for v in cpu.values()), cpu
+
+
+TAKES = '''
+from lostcards.numba_cache import jit
+
+
+@jit(inline=True, cache=CACHE)
+def apply_rule(rule, x):
+    return rule(x)
+
+
+@jit
+def double(x):
+    return 2 * x
+
+
+@jit
+def square(x):
+    return x * x
+
+
+@jit
+def by_double(x):
+    return apply_rule(double, x)
+
+
+@jit
+def by_square(x):
+    return apply_rule(square, x)
+'''
+
+
+def test_a_function_taking_functions_compiles_beside_another_machines_entry(tmp_path):
+    """Once, learned-mc's first compile on a second machine failed in numba's cache ('underlying object has
+    vanished', writing an entry keyed on a jitted function's type); functions that take functions
+    (play_to_end, improvement_step) are cache=False, cached inside their callers, as here."""
+    (tmp_path / "takes.py").write_text(TAKES.replace("CACHE", "False"))
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(tmp_path)}
+    for call, want, cpu in (("by_double(3)", "6", "generic"), ("by_double(3)", "6", ""), ("by_square(3)", "9", "")):
+        e = {**env, "NUMBA_CPU_NAME": cpu} if cpu else env        # another machine's entry first
+        res = subprocess.run([sys.executable, "-c", f"import takes; print(takes.{call})"], env=e,
+                             capture_output=True, text=True, timeout=300)
+        assert res.returncode == 0 and res.stdout.strip() == want, res.stderr[-2000:]
+
+
+def test_the_play_out_loop_and_the_improvement_step_are_cached_in_their_callers():
+    from numba.core.caching import NullCache
+
+    from lostcards.engine.improvement import improvement_step
+    from lostcards.engine.playouts import play_to_end
+    for f in (play_to_end, improvement_step):
+        assert isinstance(f._cache, NullCache), f

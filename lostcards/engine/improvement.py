@@ -28,7 +28,7 @@ SE_FLOOR = 0.5                     # points: paired_z's standard error is at lea
                                    # differences on every determinization still need z of them)
 
 
-@jit(inline=True)
+@jit(inline=True, cache=False)      # takes functions: cached inside its callers (numba_cache.jit)
 def improvement_step(obs, cand, inc, j0, scored, generate, evaluate, accept, ctx):
     """(the index of the move to play, the end of the candidate list): challengers to ``cand[inc]``
     generated into ``cand[j0:]``, candidates from ``scored`` on played out, the rule applied."""

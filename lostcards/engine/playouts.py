@@ -75,7 +75,7 @@ def deal_determinizations(dets, k, obs, disc0, disc1, base, used, need, pool, rn
         sample(offset(dets, i * STATE_WORDS), base, STATE_WORDS, pool, n_pool, need, n_deck, rng)
 
 
-@jit(inline=True)
+@jit(inline=True, cache=False)      # takes a function: cached inside its callers (numba_cache.jit)
 def play_to_end(st, rule, ctx):
     """Play state `st` to the end of its round, every seat moving by ``rule(st, ctx)``: the one
     play-out loop.  False if a move was refused (a bug of the rule) or the round ran past
