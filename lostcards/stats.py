@@ -99,7 +99,7 @@ def _empty(n: int = 0, clusters: int = 0) -> Estimate:
     return Estimate(NAN, NAN, NAN, n, clusters)
 
 
-def _t_estimate(m: float, se: float, df: float, n: int, clusters: int, level: float,
+def t_estimate(m: float, se: float, df: float, n: int, clusters: int, level: float,
                 bounds=(-INF, INF)) -> Estimate:
     if not np.isfinite(se) or df < 1:
         return Estimate(m, NAN, NAN, n, clusters, se, df, level, "t", bounds)
@@ -115,7 +115,7 @@ def mean_ci(x, level: float = 0.95) -> Estimate:
         return _empty()
     m = float(x.mean())
     se = float(x.std(ddof=1)) / math.sqrt(n) if n > 1 else NAN
-    return _t_estimate(m, se, n - 1, n, 0, level)
+    return t_estimate(m, se, n - 1, n, 0, level)
 
 
 def share_ci(successes, n: int, level: float = 0.95) -> Estimate:
@@ -153,7 +153,7 @@ def cluster_mean(y, groups, level: float = 0.95) -> Estimate:
     cnt = np.bincount(inv, minlength=G).astype(float)
     u = (tot - m * cnt) / n
     se = math.sqrt(G / (G - 1) * float((u * u).sum()))
-    return _t_estimate(m, se, G - 1, n, G, level, bounds)
+    return t_estimate(m, se, G - 1, n, G, level, bounds)
 
 
 def cluster_ratio(num, den, groups, level: float = 0.95) -> Estimate:
@@ -170,7 +170,7 @@ def cluster_ratio(num, den, groups, level: float = 0.95) -> Estimate:
         return Estimate(r, NAN, NAN, int(num.size), G)
     u = (N - r * D) / D.sum()
     se = math.sqrt(G / (G - 1) * float((u * u).sum()))
-    return _t_estimate(r, se, G - 1, int(num.size), G, level)
+    return t_estimate(r, se, G - 1, int(num.size), G, level)
 
 
 def cluster_diff(y1, g1, y2, g2, level: float = 0.95) -> Estimate:
@@ -188,7 +188,7 @@ def cluster_diff(y1, g1, y2, g2, level: float = 0.95) -> Estimate:
     u = (np.bincount(i1, weights=y1 - m1, minlength=G) / n1
          - np.bincount(i2, weights=y2 - m2, minlength=G) / n2)
     se = math.sqrt(G / (G - 1) * float((u * u).sum()))
-    return _t_estimate(d, se, G - 1, n1 + n2, G, level)
+    return t_estimate(d, se, G - 1, n1 + n2, G, level)
 
 
 @dataclass(frozen=True)
@@ -219,7 +219,7 @@ def ols_clustered(x, y, groups, level: float = 0.95) -> Fit:
     np.add.at(s, inv, X * e[:, None])
     c = G / (G - 1) * (n - 1) / (n - 2)
     V = c * XtX_inv @ (s.T @ s) @ XtX_inv
-    ests = [_t_estimate(float(beta[j]), math.sqrt(max(V[j, j], 0.0)), G - 1, n, G, level) for j in range(2)]
+    ests = [t_estimate(float(beta[j]), math.sqrt(max(V[j, j], 0.0)), G - 1, n, G, level) for j in range(2)]
     return Fit(ests[0], ests[1], n, float(e.std(ddof=2)))
 
 

@@ -12,7 +12,7 @@ import numpy as np
 
 from lostcards.analysis.claims.declare import Measure
 from lostcards.analysis.claims.verdict import described
-from lostcards.stats import Estimate, _t_estimate, cluster_mean, cluster_ratio, ols_clustered, quantiles
+from lostcards.stats import Estimate, cluster_mean, cluster_ratio, ols_clustered, quantiles, t_estimate
 
 PERCENTILES = (("p10", 0.1, "10th percentile"), ("median", 0.5, "median"), ("p90", 0.9, "90th percentile"))
 
@@ -104,4 +104,4 @@ def rms_difference(y, first, groups) -> Estimate:
         return Estimate(math.sqrt(max(m1, 0)) - math.sqrt(max(m2, 0)), math.nan, math.nan, int(y.size), G)
     u = u1 / (2 * math.sqrt(m1)) - u2 / (2 * math.sqrt(m2))
     se = math.sqrt(G / (G - 1) * float((u * u).sum()))
-    return _t_estimate(math.sqrt(m1) - math.sqrt(m2), se, G - 1, int(y.size), G, 0.95)
+    return t_estimate(math.sqrt(m1) - math.sqrt(m2), se, G - 1, int(y.size), G, 0.95)

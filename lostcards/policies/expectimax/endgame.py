@@ -27,6 +27,7 @@ import numpy as np
 
 from lostcards.engine.bits import popcount
 from lostcards.engine.intrinsics import offset
+from lostcards.engine.layout import LANE, NUMBER_SLOTS
 from lostcards.engine.moves import DRAW_NONE, TO_DISCARD, TO_EXPEDITION, is_pass, make_play, move_card, move_to
 from lostcards.engine.observation import (
     RULE_BONUS_CARDS,
@@ -51,7 +52,8 @@ P_DECK = 0                     # parameter positions: deck, then improve's own (
 N_OWN = 1
 SLOTS = 12
 INVESTMENT_LANE = 0x7
-NUMBER_LANE = 0xFF8
+NUMBER_LANE = NUMBER_SLOTS
+NIBBLE = 15                    # a 4-bit field of a packed expedition
 MAX_SUITS = 5                  # a hand and the unseen cards as one 60-bit word each
 
 
@@ -99,8 +101,8 @@ def _live(e, ns):
     """The cards the expeditions of E accept now (one 60-bit card set)."""
     m = np.int64(0)
     for s in range(ns):
-        t = (e >> (10 * s + 2)) & 15
-        lane = np.int64(0xFFF) if t == 0 else np.int64(0xFFF) & ~((np.int64(1) << (t + 1)) - 1)
+        t = (e >> (10 * s + 2)) & NIBBLE
+        lane = np.int64(LANE) if t == 0 else np.int64(LANE) & ~((np.int64(1) << (t + 1)) - 1)
         m |= lane << (SLOTS * s)
     return m
 
@@ -110,7 +112,7 @@ def _rest(L, e, ns, cost, bc, bp):
     v = np.int64(0)
     for s in range(ns):
         x = e >> (10 * s)
-        v += _suit_rest(x & 3, (x >> 2) & 15, (x >> 6) & 15, (L >> (SLOTS * s)) & 0xFFF, cost, bc, bp)
+        v += _suit_rest(x & 3, (x >> 2) & NIBBLE, (x >> 6) & NIBBLE, (L >> (SLOTS * s)) & LANE, cost, bc, bp)
     return v
 
 
@@ -135,8 +137,8 @@ def _act(L, dead, e, a, ns, cost, bc, bp):
     sh = 10 * s
     x = e >> sh
     k = x & 3
-    top = (x >> 2) & 15
-    cnt = (x >> 6) & 15
+    top = (x >> 2) & NIBBLE
+    cnt = (x >> 6) & NIBBLE
     r = np.int64(0)
     if slot < 3:
         k += 1
