@@ -12,7 +12,8 @@ MODS = load_experiments()
 LEVEL = simultaneous_level(len(planned_deciding(MODS)), MAX_STAGES)      # the full report's level
 CONTROL = Sizes(rounds=STANDARD.rounds, records={"2p": 1_000, "4p": 500, "1p": 500, "lc": 500},
                 deals=STANDARD.deals, search_deals={"2p": 2, "1p": 2}, search="search:iterations=40",
-                stakes_rounds=STANDARD.stakes_rounds)
+                stakes_rounds={"2p": 200, "4p": 25, "1p": 100, "lc": 50})   # the smallest stakes plan whose
+                                                                              # controls still come out decided
 CASES = [(cid, m.name, t, i) for cid, mod in MODS.items() for m in mod.CLAIM.measures if m.decides
          for t in m.tables for i, c in enumerate(m.controls) if c.applies(t)]
 

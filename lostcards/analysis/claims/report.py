@@ -63,6 +63,14 @@ def flip_text(row) -> str:
     return f"e = {fmt(f, row.measure.unit)}{rel}"
 
 
+def edge_text(row) -> str:
+    """Why a row is at the edge: the tolerance that flips it, or (none does) its interval near an edge."""
+    head = f"`{row.measure.name}` ({row.bot})"
+    if flips_at(row) == flips_at(row):                   # not NaN
+        return f"{head} flips at {flip_text(row)}"
+    return f"{head} lies within its interval's width of an edge at n = {row.est.n:,} (no tolerance turns it)"
+
+
 def fails_under(row) -> str:
     """For a deciding row: the control(s), in the row's own table, under which its measure comes out the
     other way (for a row that is undecided: all of them)."""
@@ -112,7 +120,7 @@ def _statement_why(res, statement: str, table: str) -> str:
         out += [f"`{r.measure.name}` ({r.bot}) straddles an edge at n = {r.est.n:,}" for r in rows
                 if r.verdict == UNDECIDED and not r.left_out]
     if v == AT_EDGE:
-        out += [f"`{r.measure.name}` ({r.bot}) flips at {flip_text(r)}" for r in rows if r.verdict == AT_EDGE]
+        out += [edge_text(r) for r in rows if r.verdict == AT_EDGE]
     ways = sorted({r.way for r in rows if r.way and r.verdict in (FAILS, AT_EDGE)})
     if ways and v in (FAILS, AT_EDGE, MIXED):
         out.append(" and ".join(ways))
