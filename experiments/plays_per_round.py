@@ -87,7 +87,7 @@ def figure(res):
         for t in tables:
             x = next(r.expect.value for r in rows if r.table == t)
             ref_line(a, x=x, label=f"the tip's arithmetic, {t}: {x:g}", color_="#333333")
-        a.set_title("Every bot: the more it draws off discard piles, the more it plays (context)", fontsize=10)
+        a.set_title("Every bot's plays, in the deciding tables (context)", fontsize=10)
         a.legend(fontsize=7)
 
     return tip_figure(res, "Plays per round against the tip's arithmetic", (every_bot,))

@@ -18,7 +18,7 @@ import numpy as np
 from lostcards.stats import cluster_mean
 
 COLORS = {"random": "#9e9e9e", "greedy": "#e69f00", "expert": "#0072b2", "search": "#009e73",
-          "opponent": "#56b4e9", "variant": "#cc79a7", "ref": "#d55e00"}
+          "opponent": "#56b4e9", "variant": "#cc79a7", "ref": "#333333"}
 MIN_BIN = 20          # fewer events than this in a bin: not drawn
 
 
