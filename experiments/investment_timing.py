@@ -67,6 +67,7 @@ def figure(res):
         names = [(f"margin_invest_{t}", t) for t in THRESHOLDS]
         sweep_plot(a, res, names, tables=("2p",), xlabel="lay an investment only with at least this in hand "
                    "(the suit's numbers)", title="Any threshold costs expert (context, 2 players)")
+        a.title.set_fontsize(10)
         a.axvline(FUNDED, color="#333333", ls=":", lw=1.2, label=f"the deciding rule: {FUNDED}+ in hand")
         a.legend(fontsize=7)
 
