@@ -3,7 +3,7 @@ import numpy as np
 
 from lostcards.analysis.claims import FAILS, HOLDS, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.measures import event_mean, event_share
-from lostcards.analysis.claims.plots import color, new_figure, rows_panel
+from lostcards.analysis.claims.plots import color, tip_figure
 from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
@@ -72,25 +72,27 @@ def measure(s):
 
 
 def figure(res):
-    fig, ax = new_figure(3, 1, width=5.0, height=4.4, title="The bonus: playing for depth, and how often it is reached")
-    rows_panel(ax[0, 0], [r for r in res.rows if r.measure.name in ("margin_bonus", "margin_bonus_uninvested")],
-               "paired margins (expert)", "points a round", ref=0, ref_label="no difference")
-    rows_panel(ax[0, 1], [r for r in res.rows if r.measure.name == "bonus_share"], "share reaching the bonus",
-               "% of opened expeditions", ref=50, ref_label="the tip: reachable (half)", scale=100)
-    a = ax[0, 2]
-    for i, bot in enumerate(("random", "greedy", "expert", "search")):
-        rs = [res.get(f"bonus_share_inv{k}", bot) for k in range(4)]
-        xs = [k for k, r in enumerate(rs) if r is not None]
-        if xs:
-            a.bar(np.array(xs) + (i - 1.5) * 0.2, [100 * rs[k].est.estimate for k in xs], 0.2, color=color(bot),
-                  label=bot)
-    a.set_xticks(range(4))
-    a.set_xlabel("investments laid")
-    a.set_ylabel("% reaching the bonus (2 players)")
-    a.set_title("By commitment")
-    a.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    def by_commitment(a):
+        bots = [b for b in ("random", "greedy", "expert", "search", "improve")
+                if any(res.get(f"bonus_share_inv{k}", b) for k in range(4))]
+        w = 0.8 / max(len(bots), 1)
+        for i, bot in enumerate(bots):
+            rs = [res.get(f"bonus_share_inv{k}", bot) for k in range(4)]
+            xs = np.array([k for k, r in enumerate(rs) if r is not None])
+            if len(xs):
+                e = [rs[k].est for k in xs]
+                v = np.array([x.estimate for x in e]) * 100
+                err = np.nan_to_num([v - np.array([x.ci_low for x in e]) * 100,
+                                     np.array([x.ci_high for x in e]) * 100 - v])
+                a.bar(xs + (i - (len(bots) - 1) / 2) * w, v, w, yerr=err, color=color(bot), label=bot,
+                      error_kw={"lw": 0.8, "capsize": 1.5})
+        a.set_xticks(range(4))
+        a.set_xlabel("investments laid on the expedition")
+        a.set_ylabel("% of opened expeditions reaching the bonus\n(2 players; 95% interval)")
+        a.set_title("Reachable in anything you commit to? (context)", fontsize=10)
+        a.legend(fontsize=8)
+
+    return tip_figure(res, "The bonus: playing for depth, and how often it is reached", (by_commitment,))
 
 
 def reading(res):

@@ -11,7 +11,7 @@ from lostcards.analysis.claims import (
     gains,
 )
 from lostcards.analysis.claims.measures import event_share
-from lostcards.analysis.claims.plots import new_figure, rows_panel
+from lostcards.analysis.claims.plots import rows_panel, tip_figure
 from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, changes, value
 from lostcards.stats import cluster_diff, cluster_ratio
@@ -74,13 +74,18 @@ def measure(s):
 
 
 def figure(res):
-    fig, ax = new_figure(2, 1, width=6.2, height=4.6, title="Your discards feed your opponent")
-    rows_panel(ax[0, 0], [r for r in res.rows if r.measure.name in ("margin_feed", "handed_per_point")],
-               "margin of reading the board (points a round); points handed per point thrown", "points", ref=0)
-    rows_panel(ax[0, 1], [r for r in res.rows if r.measure.name == "laid_started_minus_unstarted"],
-               "laid by the other side: started minus not started", "percentage points", ref=0, scale=100)
-    fig.tight_layout()
-    return fig
+    def handed(a):
+        rows_panel(a, [r for r in res.rows if r.measure.name == "handed_per_point"],
+                   "A thrown number handed over (context: the throws the bot chose)",
+                   "points handed over per point of face value, thrown into a started expedition")
+
+    def laid(a):
+        rows_panel(a, [r for r in res.rows if r.measure.name == "laid_started_minus_unstarted"],
+                   "Their board says what they lay (context)",
+                   "laid by the other side: started minus not started (percentage points)", ref=0,
+                   ref_label="no difference", scale=100)
+
+    return tip_figure(res, "Your discards feed your opponent", (handed, laid))
 
 
 def reading(res):

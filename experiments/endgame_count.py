@@ -11,7 +11,7 @@ from lostcards.analysis.claims import (
     gains,
 )
 from lostcards.analysis.claims.measures import event_mean
-from lostcards.analysis.claims.plots import new_figure, rows_panel
+from lostcards.analysis.claims.plots import rows_panel, tip_figure
 from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
@@ -70,13 +70,12 @@ def measure(s):
 
 
 def figure(res):
-    fig, ax = new_figure(2, 1, width=6.2, height=4.8, title="The endgame's three rules, each switched off alone")
-    rows_panel(ax[0, 0], [r for r in res.rows if r.measure.name.startswith("margin_")], "paired margins (expert)",
-               "points a round", ref=0, ref_label="no difference")
-    rows_panel(ax[0, 1], [r for r in res.rows if r.measure.name == "stranded_points"],
-               "playable points left in hand at the end", "points")
-    fig.tight_layout()
-    return fig
+    def stranded(a):
+        rows_panel(a, [r for r in res.rows if r.measure.name == "stranded_points"],
+                   "What a card left in hand costs (context)",
+                   "playable points left in hand at the end of a round (mean, 95% interval)")
+
+    return tip_figure(res, "The endgame's three rules, each switched off alone", (stranded,))
 
 
 def reading(res):

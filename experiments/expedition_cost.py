@@ -1,9 +1,8 @@
 """expedition-cost: an expedition costs 20; is opening on the four low cards (14 in hand) a losing decision?"""
-import numpy as np
 
 from lostcards.analysis.claims import FAILS, HOLDS, PUBLISHED_HAND, Claim, Control, Measure, described, more_than
 from lostcards.analysis.claims.measures import event_mean, event_share, rms, rms_difference, sweep
-from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line, sweep_plot
+from lostcards.analysis.claims.plots import rows_panel, tip_figure
 from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, row_text, value
 
@@ -89,33 +88,12 @@ def _sweep_names():
 
 
 def figure(res):
-    fig, ax = new_figure(2, 1, width=6.4, height=4.6, title="An expedition costs 20: opening thresholds tested")
-    a = ax[0, 0]
-    sweep_plot(a, res, _sweep_names(), tables=("2p",), xlabel="open only with at least this in the suit's numbers in hand",
-               title="expert with an opening threshold, against expert")
-    for t in PAIRED[1:]:
-        r = res.get("margin_open_15", table=t)
-        if r:
-            a.errorbar([15], [r.est.estimate], yerr=[[r.est.estimate - r.est.ci_low], [r.est.ci_high - r.est.estimate]],
-                       fmt="s", capsize=4, label=f"15, {t}")
-    a.axvline(LOW + 0.5, color="#d55e00", ls=":", lw=1.4, label="the tip's 2+3+4+5 = 14")
-    a.legend(fontsize=7)
-    a = ax[0, 1]
-    edges = np.array([0, 5, 10, 15, 20, 25, 30, 35, np.inf])
-    a.set_title("Final score against the opening hand (the bots' own choices)")
-    for bot in ("random", "greedy", "expert", "search"):
-        s = res.subject(bot, "2p")
-        if s is None or s.available():
-            continue
-        x = s.facts("expeditions")
-        cs, es = binned(x.held_at_open, x.score, x.cluster, edges)
-        band_plot(a, np.minimum(cs, 37.5), es, color(bot), bot)
-    ref_line(a, y=0)
-    a.set_xlabel("numbers of the suit in hand when the expedition was opened")
-    a.set_ylabel("final score of the expedition (mean, 95% band)")
-    a.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    def stakes(a):
+        rows_panel(a, [r for r in res.rows if r.measure.name in ("stake_first", "stake_fifth", "stake_noise")],
+                   "The two stakes the deciding row sets against each other (context)",
+                   "points of the side's final margin (root mean square; the noise: a mean)")
+
+    return tip_figure(res, "An expedition costs 20: is the first card the decision that matters?", (stakes,))
 
 
 def _stakes(res, table: str = "2p") -> str:

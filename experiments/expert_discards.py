@@ -13,7 +13,7 @@ from lostcards.analysis.claims import (
     at_least,
 )
 from lostcards.analysis.claims.measures import distribution, unit_mean, unit_percentiles, unit_ratio
-from lostcards.analysis.claims.plots import new_figure, rows_panel
+from lostcards.analysis.claims.plots import tip_figure
 from lostcards.analysis.claims.tolerance import CARD, CARD_SHARE
 from lostcards.analysis.claims.words import by_verdict, value
 
@@ -60,13 +60,7 @@ def measure(s):
 
 
 def figure(res):
-    fig, ax = new_figure(2, 1, width=6.2, height=5.0, title="Discards per round: the tip says about 9, over 40% of plays")
-    rows_panel(ax[0, 0], [r for r in res.rows if r.measure.name == "discards"], "discards a round", "discards",
-               ref=9, ref_label="the tip: 9")
-    rows_panel(ax[0, 1], [r for r in res.rows if r.measure.name == "discard_share"], "discards as % of plays", "%",
-               ref=40, ref_label="the tip: 40%", scale=100)
-    fig.tight_layout()
-    return fig
+    return tip_figure(res, "Discards a round: the tip says about 9, over 40% of plays")
 
 
 def reading(res):

@@ -1,10 +1,9 @@
 """investment-timing: lay an investment only when the numbers to justify it are already in your hand."""
-import numpy as np
 
 from lostcards.analysis.claims import FAILS, HOLDS, PUBLISHED_HAND, Claim, Control, Measure, described, gains
 from lostcards.analysis.claims.held import held_measures, held_tips
 from lostcards.analysis.claims.measures import event_mean, sweep
-from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line, sweep_plot
+from lostcards.analysis.claims.plots import sweep_plot, tip_figure
 from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, changes, row_text, value
 
@@ -64,30 +63,15 @@ def measure(s):
 
 
 def figure(res):
-    fig, ax = new_figure(2, 1, width=6.4, height=4.6, title="Investments: only on numbers already in hand?")
-    names = [(f"margin_invest_{t}", t) for t in THRESHOLDS]
-    sweep_plot(ax[0, 0], res, names, tables=("2p",), xlabel="lay an investment only with at least this in hand",
-               title="expert with an investment threshold, against expert")
-    ax[0, 0].axvline(FUNDED, color="#d55e00", ls=":", lw=1.4, label="the tip: the cost, 20")
-    ax[0, 0].legend(fontsize=7)
-    a = ax[0, 1]
-    edges = np.array([0, 5, 10, 15, 20, 25, 30, np.inf])
-    for bot in ("random", "greedy", "expert", "search"):
-        s = res.subject(bot, "2p")
-        if s is None or s.available():
-            continue
-        x = s.facts("expeditions")
-        x = x[x.investments > 0]
-        cs, es = binned(x.invest_held, x.score, x.cluster, edges)
-        band_plot(a, np.minimum(cs, 32.5), es, color(bot), bot)
-    ref_line(a, y=0)
-    a.axvline(FUNDED, color="#d55e00", ls=":", lw=1.4)
-    a.set_xlabel("numbers of the suit in hand when the first investment went down")
-    a.set_ylabel("final score of the expedition (mean, band)")
-    a.set_title("Invested expeditions (the bots' own choices)")
-    a.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    def thresholds(a):
+        names = [(f"margin_invest_{t}", t) for t in THRESHOLDS]
+        sweep_plot(a, res, names, tables=("2p",), xlabel="lay an investment only with at least this in hand "
+                   "(the suit's numbers)", title="Any threshold costs expert (context, 2 players)")
+        a.title.set_fontsize(10)
+        a.axvline(FUNDED, color="#333333", ls=":", lw=1.2, label=f"the deciding rule: {FUNDED}+ in hand")
+        a.legend(fontsize=7)
+
+    return tip_figure(res, "Investments: only on numbers already in hand?", (thresholds,))
 
 
 def reading(res):

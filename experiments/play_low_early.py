@@ -15,7 +15,7 @@ from lostcards.analysis.claims import (
 )
 from lostcards.analysis.claims.held import held_measures, held_tips
 from lostcards.analysis.claims.measures import event_share
-from lostcards.analysis.claims.plots import band_plot, color, new_figure
+from lostcards.analysis.claims.plots import band_plot, color, tip_figure
 from lostcards.analysis.claims.tolerance import WIN
 from lostcards.analysis.claims.words import across, by_verdict, changes, value
 from lostcards.analysis.movelog import DEALT, LAID
@@ -87,30 +87,21 @@ def measure(s):
 
 
 def figure(res):
-    fig, ax = new_figure(2, 1, width=6.2, height=4.6, title="Set off early? Openings delayed, and what becomes of low cards")
-    a = ax[0, 0]
-    pts = [(n, res.get(f"margin_delay_{n}")) for n in (4, 8, 20)] + [(12, res.get("margin_set_off_early"))]
-    pts = sorted((n, r.est) for n, r in pts if r)
-    if pts:
-        band_plot(a, np.array([p[0] for p in pts], float), [p[1] for p in pts], color("expert"), "2 players")
-    a.axhline(0, color="#333333", lw=0.8)
-    a.set_xlabel("no expedition opened before this turn of the round")
-    a.set_ylabel("expert's margin over the delayed version (points a round)")
-    a.set_title("What waiting to open costs")
-    a.legend(fontsize=8)
-    a = ax[0, 1]
-    bots = ("random", "greedy", "expert", "search")
-    for i, name in enumerate(("laid_dealt_low", "laid_late_low")):
-        vals = [res.get(name, b) for b in bots]
-        a.bar(np.arange(len(bots)) + (i - 0.5) * 0.38, [100 * (r.est.estimate if r else np.nan) for r in vals], 0.38,
-              label={"laid_dealt_low": "2-4 dealt", "laid_late_low": "2-4 drawn late"}[name],
-              color=("#009e73", "#999999")[i])
-    a.set_xticks(range(len(bots)), bots)
-    a.set_ylabel("% laid on an expedition (2 players)")
-    a.set_title("Low cards: laid when dealt, lost when late")
-    a.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+    def waiting(a):
+        early = res.get("margin_set_off_early")
+        pts = [(n, res.get(f"margin_delay_{n}")) for n in (4, 8, 20)]
+        if early:
+            pts.append((DELAY * early.setting.spec.players, early))
+        pts = sorted((n, r.est) for n, r in pts if r)
+        if pts:
+            band_plot(a, np.array([p[0] for p in pts], float), [p[1] for p in pts], color("expert"), "2 players")
+        a.axhline(0, color="#333333", lw=0.8)
+        a.set_xlabel("no expedition opened before this turn of the round")
+        a.set_ylabel("expert's margin over the delayed version\n(points a round, 95% band)")
+        a.set_title("The longer the wait, the more it costs (context)", fontsize=10)
+        a.legend(fontsize=8)
+
+    return tip_figure(res, "Set off early? Openings delayed", (waiting,))
 
 
 def reading(res):

@@ -13,7 +13,7 @@ from lostcards.analysis.claims import (
     described,
 )
 from lostcards.analysis.claims.measures import distribution, fit, unit_mean, unit_percentiles
-from lostcards.analysis.claims.plots import color, interval_bars, new_figure, ref_line
+from lostcards.analysis.claims.plots import color, interval_bars, ref_line, tip_figure
 from lostcards.analysis.claims.tolerance import CARD
 from lostcards.analysis.claims.words import by_verdict, short, value
 
@@ -78,20 +78,19 @@ def measure(s):
 
 
 def figure(res):
-    fig, ax = new_figure(2, 1, width=6.2, height=4.6, title="Plays per round against the tip's arithmetic")
-    for a, tables, title in ((ax[0, 0], ("2p", "lc", "1p"), "2 players, lost-cities, solitaire"),
-                             (ax[0, 1], ("4p-seat", "4p-team"), "4 players: per seat and per team")):
-        rows = [r for r in res.rows if r.measure.name == "plays" and r.table in tables]
-        interval_bars(a, [f"{r.bot} · {r.table}" for r in rows], [r.est for r in rows],
-                      [color(r.bot) for r in rows], unit="plays in a round (mean, interval)")
+    tables = tuple(dict.fromkeys(r.table for r in res.rows if r.decides))
+
+    def every_bot(a):
+        rows = [r for t in tables for r in res.rows if r.measure.name == "plays" and r.table == t]
+        interval_bars(a, [f"{r.bot} · {r.table}" for r in rows], [r.est for r in rows], [color(r.bot) for r in rows],
+                      unit="plays in a round, per seat (mean, interval)")
         for t in tables:
-            exp = [r.expect.value for r in rows if r.table == t]
-            if exp:
-                ref_line(a, x=exp[0], label=f"the tip's arithmetic, {t}: {exp[0]:g}")
-        a.set_title(title)
+            x = next(r.expect.value for r in rows if r.table == t)
+            ref_line(a, x=x, label=f"the tip's arithmetic, {t}: {x:g}", color_="#333333")
+        a.set_title("Every bot's plays, in the deciding tables (context)", fontsize=10)
         a.legend(fontsize=7)
-    fig.tight_layout()
-    return fig
+
+    return tip_figure(res, "Plays per round against the tip's arithmetic", (every_bot,))
 
 
 def reading(res):

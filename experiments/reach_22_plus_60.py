@@ -18,8 +18,9 @@ from lostcards.analysis.claims import (
     between,
     described,
 )
+from lostcards.analysis.claims.declare import TABLES
 from lostcards.analysis.claims.measures import distribution, event_mean, fit, percentiles
-from lostcards.analysis.claims.plots import band_plot, binned, color, new_figure, ref_line
+from lostcards.analysis.claims.plots import REGION_STYLE, band_plot, binned, color, tip_figure
 from lostcards.analysis.claims.tolerance import Basis
 from lostcards.analysis.claims.words import by_verdict, short, value
 
@@ -110,26 +111,33 @@ def measure(s):
 
 
 def figure(res):
-    fig, ax = new_figure(2, 1, width=6.4, height=4.8, title="What reaches your hand: the tip's 22 + 60% of what you hold")
-    edges = np.concatenate([np.arange(0, 42, 3), [np.inf]])
-    xs = np.linspace(0, 33, 12)
-    for a, table in ((ax[0, 0], "2p"), (ax[0, 1], "4p-seat")):
-        for bot in ("random", "greedy", "expert", "search"):
+    table = DECIDE[0]
+
+    def curves(a):
+        edges = np.concatenate([np.arange(0, 42, 3), [np.inf]])
+        for bot in ("random", "greedy", "expert", "search", "improve"):
             s = res.subject(bot, table)
             r_a, r_b = res.get("intercept", bot, table), res.get("slope", bot, table)
-            if s is None or s.available() or r_a is None:
+            if s is None or s.available() or r_a is None or r_b is None:
                 continue
             ss = s.table("seat_suits")
             cs, es = binned(ss.held_sum, ss.reached_sum, ss.cluster, edges)
             band_plot(a, cs, es, color(bot), f"{bot}: {short(r_a.est.estimate)} + {short(r_b.est.estimate)} × held")
-        a.plot(xs, 22 + 0.6 * xs, color="#d55e00", ls="--", lw=2.2, label="the tip: 22 + 0.6 × held")
-        ref_line(a, y=20, label="the cost: 20", color_="#777777")
+        r_a, r_b = res.get("intercept", "expert", table), res.get("slope", "expert", table)
+        if r_a is not None and r_b is not None:
+            xs = np.linspace(0, edges[-2], 12)
+            a_, b_ = r_a.expect, r_b.expect
+            a.plot(xs, a_.value + b_.value * xs, color="#333333", lw=1.6,
+                   label=f"the tip: {a_.value:g} + {b_.value:g} × held")
+            a.fill_between(xs, a_.low + b_.value * xs, a_.high + b_.value * xs, color=REGION_STYLE["holds"][0],
+                           alpha=REGION_STYLE["holds"][1], lw=0, label=f"its band: {a_.low:g} to {a_.high:g} + "
+                           f"{b_.value:g} × held")
         a.set_xlabel("numbers of the suit in the dealt hand (sum)")
-        a.set_ylabel("numbers of the suit that reached the hand (mean, band)")
-        a.set_title({"2p": "2 players", "4p-seat": "4 players, per seat"}[table])
+        a.set_ylabel("numbers of the suit that reached the hand\n(mean, 95% band)")
+        a.set_title(f"The line the rows fit, and the tip's ({TABLES[table].label}; context)", fontsize=10)
         a.legend(fontsize=7, loc="upper left")
-    fig.tight_layout()
-    return fig
+
+    return tip_figure(res, "What reaches your hand: the tip's 22 + 60% of what you hold", (curves,))
 
 
 def _line(res, bot="expert", table="2p"):

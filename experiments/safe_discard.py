@@ -1,4 +1,6 @@
 """safe-discard: the safe throw is a number both sides have already played past."""
+import textwrap
+
 import numpy as np
 
 from lostcards.analysis.claims import (
@@ -13,7 +15,7 @@ from lostcards.analysis.claims import (
 )
 from lostcards.analysis.claims.held import held_measures, held_tips
 from lostcards.analysis.claims.measures import event_mean, event_share
-from lostcards.analysis.claims.plots import color, new_figure
+from lostcards.analysis.claims.plots import color, tip_figure
 from lostcards.analysis.claims.words import across, row_text, value
 
 PAIRED = ("2p", "4p-team", "lc")
@@ -75,22 +77,23 @@ def measure(s):
 
 
 def figure(res):
-    fig, ax = new_figure(2, 1, width=6.4, height=4.6, title="Which discards are safe? (2 players)")
-    bots = [b for b in ("random", "greedy", "expert", "search") if res.get("points_alive", b)]
-    xs = np.arange(len(GROUPS))
-    w = 0.8 / max(len(bots), 1)
-    for j, (prefix, title, scale) in enumerate((("share", "% of the bot's number discards", 100),
-                                                ("points", "points handed over per throw", 1))):
-        a = ax[0, j]
+    def handed(a):
+        bots = [b for b in ("random", "greedy", "expert", "search", "improve") if res.get("points_alive", b)]
+        xs = np.arange(len(GROUPS))
+        w = 0.8 / max(len(bots), 1)
         for i, bot in enumerate(bots):
-            rs = [res.get(f"{prefix}_{k}", bot) for k, _ in GROUPS]
-            v = np.array([r.est.estimate if r else np.nan for r in rs]) * scale
-            a.bar(xs + (i - (len(bots) - 1) / 2) * w, np.nan_to_num(v), w, color=color(bot), label=bot)
-        a.set_xticks(xs, [w_.replace(" only", "\nonly") for _, w_ in GROUPS], fontsize=8)
-        a.set_title(title)
+            es = [r.est if r else None for r in (res.get(f"points_{k}", bot) for k, _ in GROUPS)]
+            v = np.array([e.estimate if e else np.nan for e in es])
+            err = np.nan_to_num([[x - e.ci_low if e else 0 for x, e in zip(v, es)],
+                                 [e.ci_high - x if e else 0 for x, e in zip(v, es)]])
+            a.bar(xs + (i - (len(bots) - 1) / 2) * w, np.nan_to_num(v), w, yerr=err, color=color(bot), label=bot,
+                  error_kw={"lw": 0.8, "capsize": 1.5})
+        a.set_xticks(xs, [textwrap.fill(w_, 14) for _, w_ in GROUPS], fontsize=8)
+        a.set_ylabel("points handed to the other side per number thrown\n(2 players; mean, 95% interval)")
+        a.set_title("What a throw hands over, by the table when thrown (context)", fontsize=10)
         a.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
+
+    return tip_figure(res, "Which discards are safe? The tip's rule, held", (handed,))
 
 
 def reading(res):

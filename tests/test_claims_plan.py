@@ -41,7 +41,8 @@ def test_the_same_report_under_a_competing_cpu_load(tmp_path):
     pd.testing.assert_frame_equal(c1, c2)                    # every row, every column
     assert md1 == md2 and tips1 == tips2
     for name in ("claims.csv", "claims.md", "claims-context.md", "tips.md", "claims.manifest.json",
-                 "figures/summary.svg", "figures/summary.png"):            # the same bytes, timings included
+                 "figures/summary.svg", "figures/summary.png",             # the same bytes, timings included
+                 *(f"figures/{cid}.{ext}" for cid in IDS for ext in ("svg", "png"))):
         a, b = ((tmp_path / d / name).read_bytes().replace(str(tmp_path / d).encode(), b"<out>")
                 for d in ("quiet", "busy"))
         assert a == b, name
