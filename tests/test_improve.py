@@ -61,12 +61,12 @@ def test_spec_parameters_and_any_base():
     p = resolve("improve:base=greedy,k=16,z=1.5")
     assert p.spec == "improve:k=16,z=1.5,base=greedy"
     assert p.base.spec == "greedy"
-    assert p.params[:4].tolist() == [16.0, 1.5, 0.0, 1.0]
-    assert p.params[4] == 0.0          # rules: none
-    assert p.params[7:].tolist() == resolve("greedy").params.tolist()
-    assert IMPROVE.base is None and resolve("improve").params[:4].tolist() == [128.0, 2.0, 0.0, 0.0]
+    assert p.params[:5].tolist() == [16.0, 1.5, 0.0, 0.0, 1.0]     # k, z, seconds, race, base
+    assert p.params[5] == 0.0          # rules: none
+    assert p.params[8:].tolist() == resolve("greedy").params.tolist()
+    assert IMPROVE.base is None and resolve("improve").params[:5].tolist() == [128.0, 2.0, 0.0, 0.0, 0.0]
     q = improved("expert:invest=never", k=8)
-    assert q.name == "improve(expert:invest=never)" and q.params[7:].tolist() == resolve(
+    assert q.name == "improve(expert:invest=never)" and q.params[8:].tolist() == resolve(
         "expert:invest=never").params.tolist()
     with pytest.raises(PolicyError, match="k=300 is not allowed"):
         resolve("improve:k=300")

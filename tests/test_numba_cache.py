@@ -172,10 +172,10 @@ def test_a_function_taking_functions_compiles_beside_another_machines_entry(tmp_
         assert res.returncode == 0 and res.stdout.strip() == want, res.stderr[-2000:]
 
 
-def test_the_play_out_loop_and_the_improvement_step_are_cached_in_their_callers():
+def test_the_play_out_loop_the_improvement_step_and_the_race_are_cached_in_their_callers():
     from numba.core.caching import NullCache
 
-    from lostcards.engine.improvement import improvement_step
+    from lostcards.engine.improvement import improvement_step, raced
     from lostcards.engine.playouts import play_to_end
-    for f in (play_to_end, improvement_step):
+    for f in (play_to_end, improvement_step, raced):
         assert isinstance(f._cache, NullCache), f

@@ -11,7 +11,9 @@
   (``intrinsics.decide_address``: one compiled play-out serves every policy);
   ``out[j * k + i]`` is the seat's ``side_margin`` after move j on
   determinization i, NaN when the move is not legal there, +inf when the
-  play-out broke the rules (a bug of the play-out policy).
+  play-out broke the rules (a bug of the play-out policy); ``play_outs_on``
+  plays a range of the determinizations only (a race's stage,
+  ``engine.improvement.raced``).
 - ``play_to_end`` plays one state out with a rule on the full state (search's
   play-out rule); ``side_margin`` is what a seat gets from an ended round: its
   side's score less the other side's (its score in solitaire).
@@ -103,12 +105,19 @@ def play_outs(obs, dets, k, moves, n_moves, st, mem, one, out, seed, stream, dec
     """out[j * k + i]: the side margin of moves[j] played out from determinization i by the decider
     at `decide_at` (``intrinsics.decide_address``) with `params` for every seat (module
     docstring).  Room: `st` a state block, `mem` a slot memory (``SLOT_MEM_WORDS``), `one` 2 words."""
+    play_outs_on(obs, dets, 0, k, k, moves, n_moves, st, mem, one, out, seed, stream, decide_at, params)
+
+
+@jit
+def play_outs_on(obs, dets, i0, i1, stride, moves, n_moves, st, mem, one, out, seed, stream, decide_at, params):
+    """``play_outs`` on determinizations i0..i1-1 only, into out[j * stride + i] (a race plays a
+    stage of them at a time): determinization i gets the same streams whatever the range."""
     me = seat(obs)
     p = players(obs)
     ctx = (decide_at, mem, params, one)
     for j in range(n_moves):
-        for i in range(k):
-            s = j * k + i
+        for i in range(i0, i1):
+            s = j * stride + i
             d = offset(dets, i * STATE_WORDS)
             for w in range(STATE_WORDS):
                 st[w] = d[w]
@@ -122,6 +131,7 @@ def play_outs(obs, dets, k, moves, n_moves, st, mem, one, out, seed, stream, dec
                 out[s] = side_margin(st, me, p)
             else:
                 out[s] = np.inf        # the play-out policy broke the rules (a bug)
+
 
 MARGINS_SIG = types.void(OBS_TYPE, types.int64[::1], types.int64, types.int64, types.int64, types.int64,
                   types.int64, types.int64, types.float64[::1], types.float64[:, ::1])

@@ -3,6 +3,8 @@
 ``improve:base=expert,k=128,z=2`` plays expert's move unless another move,
 played out by expert for every seat from the same ``k`` determinizations of the
 hidden cards, beats it by ``z`` standard errors of the paired difference;
+``race=2.5`` drops a candidate once it trails the best by 2.5 standard errors
+(``engine.improvement.raced``);
 ``rules=fund20`` holds its own candidate moves to move rules (``policies.held``)
 (``decision``: the procedure, improve's configuration of ``engine.improvement``'s step;
 ``engine.playouts``: the play-outs, shared with
@@ -59,12 +61,15 @@ OWN = {
     "z": Float(2.0, 0, 1e6, "standard errors of the paired difference by which a candidate must beat "
                             "the base's move"),
     "seconds": Float(0.0, 0, 3600, "wall-clock limit a decision (0: none); machine-dependent"),
+    "race": Float(0.0, 0, 1e6, "race the candidates: after each 16 determinizations, drop a challenger that "
+                               "trails the best so far by more than this many standard errors (0: off)"),
 }
 BASES = bases(first="expert")
 PARAMETERS = {**OWN, "base": Choice({b: i for i, b in enumerate(BASES)}), "rules": RuleSet()}
 
 
-def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0, rules: int = 0) -> Improved:
+def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0, rules: int = 0,
+             race: float = 0.0) -> Improved:
     """improve(base) for any numba Policy (or spec), with its parameter values (`rules`: a move rules
     mask, ``engine.move_rules``), as a Policy."""
     b = resolve(base)
@@ -72,7 +77,7 @@ def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0, rules: in
         raise PolicyError(f"improve needs a numba base policy; {b.spec!r} has none")
     params = dict(PARAMETERS, base=Choice({b.spec: 0}))      # the base is fixed: one choice
     return Improved(f"improve({b.spec})", improve_policy, params,
-                    (float(k), float(z), float(seconds), 0.0, float(rules)), doc=IMPROVE.doc, base=b)
+                    (float(k), float(z), float(seconds), float(race), 0.0, float(rules)), doc=IMPROVE.doc, base=b)
 
 
 IMPROVE = Improved(

@@ -13,7 +13,10 @@ Per decision (docs/bots.md, "improve"):
    Each is played out from every determinization by B for every seat, with the
    same play-out streams for every candidate (common random numbers).  The
    candidate of best mean replaces B's move only if its mean paired difference
-   exceeds ``z`` standard errors.
+   exceeds ``z`` standard errors.  With ``race`` > 0 the candidates are raced
+   (``engine.improvement.raced``): played out 16 determinizations at a time,
+   a challenger trailing the best so far by more than ``race`` standard errors
+   gets no more play-outs; B's move is never dropped.
 4. *Draws* (2 and 4 players): for the play kept, every other legal draw (the
    deck, each non-empty pile but the one just discarded onto; piles whose top is
    dead for both sides count once) against the draw of step 3, by the same rule.
@@ -37,7 +40,7 @@ import math
 import numpy as np
 
 from lostcards.engine.determinize import POOL_MAX
-from lostcards.engine.improvement import improvement_step, paired_z
+from lostcards.engine.improvement import improvement_step, paired_z, raced
 from lostcards.engine.intrinsics import call_policy_at, now_ns, offset, stack_floats, stack_u64, stack_words
 from lostcards.engine.layout import OBS_FIELDS, SEAT_MEM, SLOT_MEM_WORDS, STATE_WORDS
 from lostcards.engine.move_rules import allowed, hold
@@ -67,14 +70,14 @@ from lostcards.engine.observation import (
     with_card,
     without,
 )
-from lostcards.engine.playouts import deal_determinizations, play_outs
+from lostcards.engine.playouts import deal_determinizations, play_outs, play_outs_on
 from lostcards.engine.rng import seed_stream
 from lostcards.numba_cache import jit
 
 # parameter positions (declaration order in __init__.py), then the base's policy and decider
 # addresses (``engine.intrinsics``), then the base policy's own parameters
-P_K, P_Z, P_SECONDS, P_BASE, P_RULES, P_POLICY_AT, P_DECIDE_AT = range(7)
-N_OWN = 7
+P_K, P_Z, P_SECONDS, P_RACE, P_BASE, P_RULES, P_POLICY_AT, P_DECIDE_AT = range(8)
+N_OWN = 8
 K_MAX = 256                        # determinizations a decision at most (the stack buffers' room)
 C_MAX = 48                         # candidates a decision at most (plays, discards, draws)
 SC_DISC = SEAT_MEM.count("scratch") - 2     # scratch words of the solitaire discards
@@ -114,6 +117,7 @@ def improve_move(obs, params, mem):
     k = min(np.int64(params[P_K]), K_MAX)
     z = params[P_Z]
     seconds = params[P_SECONDS]
+    race = params[P_RACE]
     bparams = offset(params, N_OWN)
     p = players(obs)
     sc = scratch(mem)
@@ -128,7 +132,7 @@ def improve_move(obs, params, mem):
         bm = hold(obs, words, rules, bm, np.int64(params[P_POLICY_AT]), bparams, mem)
     m = bm
     if k >= 2:
-        m = _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, np.int64(params[P_DECIDE_AT]), rules)
+        m = _search(obs, bparams, bm, k, z, race, seconds, t_end, seed, sc, np.int64(params[P_DECIDE_AT]), rules)
     if p == 1 and not is_pass(m) and move_to(m) == TO_DISCARD:
         d = with_card((np.int64(sc[SC_DISC]), np.int64(sc[SC_DISC + 1])), move_card(m))
         sc[SC_DISC] = np.uint64(d[0])
@@ -204,10 +208,14 @@ def _draws(obs, cand, inc, j0, ctx):
 
 
 @jit(inline=True)
-def _played_out(obs, cand, j0, n, ctx):
+def _played_out(obs, cand, inc, j0, n, ctx):
     """Candidates j0..n-1 each played out by B from the k shared determinizations (their margins
-    into ``vals``); the first candidate always, the others while the time limit allows."""
+    into ``vals``); the first candidate always, the others while the time limit allows.  With
+    ``race`` > 0 they are raced instead (``engine.improvement.raced``)."""
     dets, k, st, mem, one, vals, seed, stream, decide_at, bparams, seconds, t_end = ctx[4:16]
+    race, kd, live = ctx[18], ctx[19], ctx[20]
+    if race > 0:
+        return raced(obs, cand, inc, j0, n, _stage, _in_time, vals, k, kd, live, race, ctx)
     done = j0
     for j in range(j0, n):
         if j > 0 and seconds > 0 and now_ns() >= t_end:
@@ -219,13 +227,29 @@ def _played_out(obs, cand, j0, n, ctx):
 
 
 @jit(inline=True)
-def _z_rule(inc, j0, n, ctx):
-    """improve's rule: ``paired_z`` on the k determinizations with z standard errors."""
-    return paired_z(ctx[9], ctx[5], inc, j0, n, ctx[16])
+def _stage(obs, cand, j, i0, i1, ctx):
+    """A stage of a race: candidate j played out by B on determinizations i0..i1-1."""
+    dets, k, st, mem, one, vals, seed, stream, decide_at, bparams = ctx[4:14]
+    play_outs_on(obs, dets, i0, i1, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
+                 seed, stream, decide_at, bparams)
 
 
 @jit(inline=True)
-def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at, rules):
+def _in_time(ctx):
+    """Whether the time limit (if any) allows another stage of a race."""
+    seconds, t_end = ctx[14], ctx[15]
+    return seconds <= 0 or now_ns() < t_end
+
+
+@jit(inline=True)
+def _z_rule(inc, j0, n, ctx):
+    """improve's rule: ``paired_z`` with z standard errors on the determinizations every candidate
+    got (k, unless a race was stopped by the time limit)."""
+    return paired_z(ctx[9], ctx[5], ctx[19][0], inc, j0, n, ctx[16])
+
+
+@jit(inline=True)
+def _search(obs, bparams, bm, k, z, race, seconds, t_end, seed, sc, decide_at, rules):
     p = players(obs)
     sd = side(obs)
     own = accepted(obs, sd)
@@ -245,10 +269,13 @@ def _search(obs, bparams, bm, k, z, seconds, t_end, seed, sc, decide_at, rules):
     need = stack_words(4)
     pool = stack_words(POOL_MAX)
     rng = stack_u64(4)
+    kd = stack_words(1)
+    live = stack_words(C_MAX)
+    kd[0] = k                      # the determinizations every candidate gets (a race's time limit may cut it)
     seed_stream(rng, seed, obs.turn, DET_STREAM)
     deal_determinizations(dets, k, obs, disc0, disc1, base, used, need, pool, rng)
     ctx = (p, own, opp, n_deck, dets, k, st, mem, one, vals, seed, obs.turn, decide_at, bparams,
-           seconds, t_end, z, rules)
+           seconds, t_end, z, rules, race, kd, live)
     # ---- the plays: B's move first, played out with the others
     cand[0] = bm
     inc, n = improvement_step(obs, cand, 0, 1, 0, _plays, _played_out, _z_rule, ctx)

@@ -73,7 +73,7 @@ def _top_actions(obs, cand, inc, j0, ctx):
 
 
 @jit(inline=True)
-def _blueprint_play_outs(obs, cand, j0, n, ctx):
+def _blueprint_play_outs(obs, cand, inc, j0, n, ctx):
     """Every candidate's total margin over ``samples`` deals of the hidden cards, each deal common to
     every candidate and played out by the blueprint for every seat (one stream for the deals and
     the play-outs, continued from the seat's)."""
