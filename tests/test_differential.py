@@ -22,7 +22,7 @@ CASES = [
     ("lost-cities", 2, {"turn_cap": 60, "suits": 6, "numbers": (2, 4, 6, 8, 10)}),
     ("expeditions", 1, {"investments": 1, "suits": 3, "hand_size": 3}),
 ]
-ROUNDS = 300
+ROUNDS = 120
 
 
 def _ids(case):

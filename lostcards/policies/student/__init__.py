@@ -116,7 +116,7 @@ def student_of(weights=None, name: str = "student", temp: float = 0.0, source: s
     return Student(name, student_policy, {"temp": TEMP}, (float(temp),), doc=DOC, weights=tuple(map(float, w)))
 
 
-STUDENT = dataclasses.replace(student_of(), compile_s=20.0, improvable=True, test_rounds=6_000)
+STUDENT = dataclasses.replace(student_of(), compile_s=20.0, improvable=True, test_rounds=3_000)
 POLICIES = (STUDENT,)
 
 __all__ = ["C_DIM", "FORMAT", "H1", "H2", "LAYOUT", "N_WEIGHTS", "POLICIES", "S_DIM", "STUDENT",
