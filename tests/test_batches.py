@@ -191,6 +191,7 @@ def test_killed_many_times_with_worker_processes_and_resumed(tmp_path, uninterru
     kill_and_resume(tmp_path / "k", plan, uninterrupted)
 
 
+@pytest.mark.slow      # a subprocess or a whole small run: make test-slow
 def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(tmp_path, uninterrupted):
     out = tmp_path / "c"
     code, _, err = start_and_stop(out, signal.SIGINT, 3, 0.05)

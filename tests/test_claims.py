@@ -1,6 +1,8 @@
 """`lostcards claims --quick`: the files it writes, the CSV contract, the simultaneous intervals, the texts."""
 import json
 import re
+import time
+import traceback
 
 import numpy as np
 import pandas as pd
@@ -18,10 +20,26 @@ CONTRACT = ["claim", "measure", "policy", "rules", "players", "estimate", "ci_lo
 
 
 @pytest.fixture(scope="module")
-def quick(tmp_path_factory):
-    out = tmp_path_factory.mktemp("claims")
-    res = CliRunner().invoke(main, ["claims", "--quick", "--out", str(out)], catch_exceptions=False)
-    assert res.exit_code == 0, res.output
+def quick(tmp_path_factory, request):
+    """One quick run for the session, however pytest-xdist spreads this module's tests over its workers:
+    the first worker to take the lock (an atomic mkdir in the workers' shared temporary folder) runs it,
+    the others wait for its last line."""
+    worker = getattr(request.config, "workerinput", None)
+    shared = tmp_path_factory.getbasetemp().parent if worker else tmp_path_factory.getbasetemp()
+    out, done = shared / "claims-quick", shared / "claims-quick.done"
+    try:
+        (shared / "claims-quick.lock").mkdir()
+    except FileExistsError:
+        deadline = time.monotonic() + 900
+        while not done.exists():
+            assert time.monotonic() < deadline, "the other worker's quick claims run did not finish"
+            time.sleep(0.2)
+    else:
+        res = CliRunner().invoke(main, ["claims", "--quick", "--out", str(out)])
+        failed = "".join(traceback.format_exception(res.exc_info[1])) if res.exception else ""
+        done.write_text(f"{res.exit_code}\n{res.output}{failed}")
+    code, output = done.read_text().split("\n", 1)
+    assert code == "0", output
     return out
 
 

@@ -42,11 +42,12 @@ def commands(page: Path) -> list[list[str]]:
 
 
 def _plays_out(args: list[str]) -> bool:
-    """A bot of the command's --policies plays games out at every decision (its ``slow`` fact)."""
+    """A bot of the command's --policies (or a ladder's --bots) plays games out at every decision (its
+    ``slow`` fact)."""
     from lostcards.errors import PolicyError
     from lostcards.policies import resolve, split_policies
     for prev, a in zip(["", *args], args):
-        if prev == "--policies":
+        if prev in ("--policies", "--bots"):
             try:
                 return any(resolve(p).slow for p in split_policies(a))
             except PolicyError:         # a user's module of the page (mymodule:...), written in the test's folder
@@ -93,9 +94,14 @@ def test_the_pages_have_commands_to_run():
 
 
 RUN = [(p, a) for p, a in ALL if tuple(a) not in ELSEWHERE]
+# a bot that plays out at every decision costs seconds even at two rounds: the first such command stays in
+# the fast suite, the others run in make test-slow
+PLAYS_OUT = [i for i, (_, a) in enumerate(RUN) if _plays_out(a)]
 
 
-@pytest.mark.parametrize("page, args", RUN, ids=[f"{p}:{' '.join(a)[:60]}" for p, a in RUN])
+@pytest.mark.parametrize("page, args", [
+    pytest.param(p, a, id=f"{p}:{' '.join(a)[:60]}", marks=pytest.mark.slow if i in PLAYS_OUT[1:] else ())
+    for i, (p, a) in enumerate(RUN)])
 def test_every_documented_command_runs(tmp_path, page, args):
     if "mymodule" in " ".join(args):
         policies = (ROOT / "docs" / "policies.md").read_text(encoding="utf-8")

@@ -59,7 +59,7 @@ def _packed(r, hand, exps, unseen):
     return (sum(1 << c for c in live), len(hand) - len(live), e, sum(1 << c for c in unseen), len(unseen))
 
 
-@pytest.mark.parametrize("d", [0, 1, 2])
+@pytest.mark.parametrize("d", [0, 1, pytest.param(2, marks=pytest.mark.slow)])
 def test_the_endgame_is_the_exact_expectation(d):
     r = rules("expeditions", **TINY)
     rng = random.Random(d)

@@ -59,6 +59,7 @@ def test_the_quick_start_lists_the_commands():
     assert "--records" in quick_start()[i_sim], "replay runs/demo/records.jsonl needs simulate --records"
 
 
+@pytest.mark.slow      # a subprocess or a whole small run: make test-slow
 def test_the_quick_start_runs_small(tmp_path):
     """In this process (the slow test below starts each command afresh, as a user does)."""
     from safety_tools import cli

@@ -62,6 +62,7 @@ def report(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow      # a subprocess or a whole small run: make test-slow
 def test_every_number_of_rule_tweaks_md_is_in_its_csv(report):
     csv = pd.read_csv(report / "rule-tweaks.csv", low_memory=False)
     vals = _csv_numbers(csv)
@@ -71,6 +72,7 @@ def test_every_number_of_rule_tweaks_md_is_in_its_csv(report):
     assert not missing, missing
 
 
+@pytest.mark.slow      # a subprocess or a whole small run: make test-slow
 def test_each_deciding_row_names_the_control_that_turns_it(report):
     csv = pd.read_csv(report / "rule-tweaks.csv", low_memory=False, keep_default_na=False)
     rows = csv[(csv["kind"] == "statement") & (csv["decides"].astype(str).str.lower() == "true")]

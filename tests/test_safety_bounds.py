@@ -44,6 +44,7 @@ def test_finding_8_the_bounds_are_what_help_says():
     assert code == 0 and "10^11" in text and "2 GiB" in text and "100,000 shards" in text
 
 
+@pytest.mark.slow      # a subprocess or a whole small run: make test-slow
 def test_finding_8_a_shard_is_played_in_slices_with_the_same_result(monkeypatch):
     """Ctrl-C is honoured between slices; slicing changes nothing in the rounds."""
     r = lostcards.rules()

@@ -60,6 +60,7 @@ def test_finding_12_ctrl_c_while_starting_is_one_line_and_130(tmp_path, after):
     one_line((code, out, err), EXIT_INTERRUPTED, "interrupted")
 
 
+@pytest.mark.slow      # a subprocess or a whole small run: make test-slow
 def test_finding_8_and_12_ctrl_c_inside_a_long_shard_is_honoured_at_once(tmp_path):
     """Finding 8: with --shard-size 100000000 SIGINT was not honoured for 90 s+. Here one shard of expert
     self-play takes most of a minute; Ctrl-C after a few seconds stops it within seconds, loses nothing."""
@@ -197,6 +198,7 @@ def test_the_command_line_still_names_what_was_refused():
         "Error: hand_size = 0 is not allowed: 1..23 (2 hands must leave a draw pile from 48 cards)"]
 
 
+@pytest.mark.slow      # a subprocess or a whole small run: make test-slow
 def test_ctrl_c_inside_a_long_search_decision_is_honoured_within_a_second(tmp_path):
     """Issue 21: with search:iterations=1000000 one decision takes minutes; Ctrl-C ended the run 318 s later."""
     out = tmp_path / "s"

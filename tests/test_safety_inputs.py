@@ -324,6 +324,7 @@ def test_ctrl_c_in_a_mixed_round_while_a_numba_bot_thinks(tmp_path):
     assert rc == 130, p.stdout.read().decode()[-800:]
 
 
+@pytest.mark.slow      # a subprocess or a whole small run: make test-slow
 @pytest.mark.parametrize("sig", ["SIGINT", "SIGKILL"])
 def test_train_stopped_mid_run_resumes_to_the_uninterrupted_result(tmp_path, sig):
     """Ctrl-C or a kill during generation 2 of 4; the same command then ends where an uninterrupted run ends

@@ -47,7 +47,8 @@ def _naive(r, hand, deck, alpha, beta):
     return best
 
 
-@pytest.mark.parametrize("alpha, beta", [(0.5, 0.7), (1.0, 1.0), (0.0, 2.0)])
+@pytest.mark.parametrize("alpha, beta", [(0.5, 0.7), pytest.param(1.0, 1.0, marks=pytest.mark.slow),
+                                         pytest.param(0.0, 2.0, marks=pytest.mark.slow)])
 def test_the_exact_inner_maximum_matches_a_brute_force(alpha, beta):
     r = rules("expeditions", **TINY)
     for i in range(3):

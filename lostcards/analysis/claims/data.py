@@ -68,7 +68,7 @@ STANDARD = Sizes(rounds={"2p": 60_000, "4p": 20_000, "1p": 20_000, "lc": 20_000}
                        "strong_pairs": {"2p": 1_200}},
                  stakes_rounds={"2p": 400, "4p": 100, "1p": 400, "lc": 200})
 QUICK = Sizes(rounds={"2p": 1_500, "4p": 400, "1p": 400, "lc": 400},
-              records={"2p": 150, "4p": 60, "1p": 60, "lc": 60},
+              records={"2p": 80, "4p": 60, "1p": 60, "lc": 60},
               deals={"2p": 400, "4p": 200, "1p": 200, "lc": 200},
               search_deals={"2p": 2, "1p": 3}, search="search:iterations=40",
               improve_rounds={"2p": 8, "4p": 4, "1p": 20, "lc": 6}, improve="improve:k=4",
