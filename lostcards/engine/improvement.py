@@ -63,28 +63,31 @@ def paired_z(vals, stride, k, inc, j0, j1, z):
     best_mean = 0.0
     best_se = 0.0
     for j in range(j0, j1):
-        ok = True
-        s1 = 0.0
-        s2 = 0.0
-        for i in range(k):
-            v = vals[j * stride + i]
-            if not math.isfinite(v):
-                ok = False
-                break
-            d = v - vals[inc * stride + i]
-            s1 += d
-            s2 += d * d
-        if not ok:
-            continue
-        mean = s1 / k
-        var = (s2 - s1 * mean) / (k - 1)
-        if mean > best_mean:
+        mean, se = paired_difference(vals, stride, k, j, inc)
+        if mean > best_mean:                 # False for NaN: a candidate not finite is passed over
             best = j
             best_mean = mean
-            best_se = max(math.sqrt(max(var, 0.0) / k), SE_FLOOR / k)
+            best_se = se
     if best != inc and best_mean > z * best_se:
         return best
     return inc
+
+
+@jit(inline=True)
+def paired_difference(vals, stride, k, a, b):
+    """(mean, standard error) of candidate a's margin less candidate b's over determinizations 0..k-1
+    (the standard error at least SE_FLOOR / k); (NaN, NaN) if a difference is not finite."""
+    s1 = 0.0
+    s2 = 0.0
+    for i in range(k):
+        d = vals[a * stride + i] - vals[b * stride + i]
+        if not math.isfinite(d):
+            return np.nan, np.nan
+        s1 += d
+        s2 += d * d
+    mean = s1 / k
+    var = (s2 - s1 * mean) / (k - 1)
+    return mean, max(math.sqrt(max(var, 0.0) / k), SE_FLOOR / k)
 
 
 @jit(inline=True)
@@ -124,20 +127,8 @@ def race_drop(vals, stride, k, inc, j0, j1, live, race):
             continue
         drop = lead < 0
         if not drop:
-            s1 = 0.0
-            s2 = 0.0
-            for i in range(k):
-                v = vals[j * stride + i]
-                if not math.isfinite(v):
-                    drop = True
-                    break
-                d = vals[lead * stride + i] - v
-                s1 += d
-                s2 += d * d
-            if not drop:
-                mean = s1 / k
-                var = (s2 - s1 * mean) / (k - 1)
-                drop = mean > race * max(math.sqrt(max(var, 0.0) / k), SE_FLOOR / k)
+            mean, se = paired_difference(vals, stride, k, lead, j)
+            drop = not mean <= race * se            # trailing too far, or not finite
         if drop:
             live[j] = 0
             for i in range(k, stride):
