@@ -74,12 +74,14 @@ def dask_cluster():
     cluster.close()
 
 
+@pytest.mark.slow      # worker processes, a package copy or a long play: make test-slow
 def test_two_worker_processes_give_the_same_tables(reference, tmp_path):
     run(SMALL, tmp_path / "p2", backend=backends.Processes(2))
     assert table_hash(tmp_path / "p2") == table_hash(reference)
     assert files_equal(reference, tmp_path / "p2")        # the same files, byte for byte
 
 
+@pytest.mark.slow      # worker processes, a package copy or a long play: make test-slow
 def test_a_dask_cluster_gives_the_same_tables(reference, tmp_path, dask_cluster):
     out = tmp_path / "dask"
     code, stdout, err = invoke(["simulate", "--rules", "expeditions", "--players", "4", "--seed", "11",

@@ -23,6 +23,8 @@ def _fast_cases() -> set:
     """Per tip, one control that holds and one that does not, in its cheapest table (the rest are slow)."""
     keep = set()
     for cid in MODS:
+        if cid == "expedition-cost":         # its controls play out every lay-or-throw decision: slow only
+            continue
         mine = sorted((c for c in CASES if c[0] == cid), key=lambda c: CHEAP_FIRST.index(c[2]))
         for want_holds in (True, False):
             keep |= {next(c for c in mine if (MODS[cid].CLAIM.measure_named(c[1]).controls[c[3]].gives == HOLDS)

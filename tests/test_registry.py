@@ -83,6 +83,7 @@ def test_a_toy_bot_in_one_file_is_found_everywhere(package_copy):
     assert "toy decider" in got["bench"] and "toy decider" not in before["bench"]
 
 
+@pytest.mark.slow      # worker processes, a package copy or a long play: make test-slow
 def test_an_edit_of_the_registry_changes_no_bots_cache_key(package_copy):
     top, run = package_copy
     before = run(STAMPS)

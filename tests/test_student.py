@@ -119,6 +119,7 @@ def test_the_teachers_labels_are_consistent(preset, players):
     assert not g3[["round", "turn"]].equals(g[["round", "turn"]]) or not g3.equals(g)
 
 
+@pytest.mark.slow      # worker processes, a package copy or a long play: make test-slow
 def test_the_teacher_plays_legal_moves_only():
     """label_rounds raises on an illegal move of the teacher; every played move is among its candidates."""
     from lostcards.training.teacher import TeacherSettings, label_rounds

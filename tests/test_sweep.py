@@ -361,6 +361,7 @@ def test_cli_players_in_the_grid_compares_across_decks(tmp_path):
     assert "passes_per_round" in set(met.loc[met["players"] == 4, "metric"])
 
 
+@pytest.mark.slow      # worker processes, a package copy or a long play: make test-slow
 def test_sweep_keeps_each_cell_as_it_finishes_and_resumes(tmp_path, monkeypatch):
     """A crash in the last cell loses only that cell; the same command run again plays only it, and
     the files equal those of a sweep that never stopped."""
