@@ -65,8 +65,8 @@ def flip_text(row) -> str:
 
 def edge_text(row) -> str:
     """Why a row is at the edge: the tolerance that flips it, or (none does) its interval near an edge."""
-    head = f"`{row.measure.name}` ({row.bot})"
-    if flips_at(row) == flips_at(row):                   # not NaN
+    head, f = f"`{row.measure.name}` ({row.bot})", flips_at(row)
+    if f == f:                                           # not NaN (as in flip_text)
         return f"{head} flips at {flip_text(row)}"
     return f"{head} lies within its interval's width of an edge at n = {row.est.n:,} (no tolerance turns it)"
 
