@@ -28,7 +28,7 @@ def test_legal_in_every_player_count_and_ruleset(case):
 
 def test_legal_around_other_bases():
     r = lostcards.rules("expeditions", players=2)
-    for spec in ("improve:base=greedy,k=4", "improve:base=random,k=4"):
+    for spec in ("improve:base=greedy,k=4", "improve:base=random,k=4", "improve:base=learned,k=4"):
         info = play(r, spec, "expert", 2, 3, first=-1).round_info
         assert (info[:, 2] >= 0).all(), spec
 
@@ -61,12 +61,13 @@ def test_spec_parameters_and_any_base():
     p = resolve("improve:base=greedy,k=16,z=1.5")
     assert p.spec == "improve:k=16,z=1.5,base=greedy"
     assert p.base.spec == "greedy"
-    assert p.params[:5].tolist() == [16.0, 1.5, 0.0, 0.0, 1.0]     # k, z, seconds, race, base
-    assert p.params[5] == 0.0          # rules: none
-    assert p.params[8:].tolist() == resolve("greedy").params.tolist()
-    assert IMPROVE.base is None and resolve("improve").params[:5].tolist() == [128.0, 2.0, 0.0, 0.0, 0.0]
-    q = improved("expert:invest=never", k=8)
-    assert q.name == "improve(expert:invest=never)" and q.params[8:].tolist() == resolve(
+    assert p.params[:6].tolist() == [16.0, 1.5, 0.0, 0.0, 0.0, 1.0]     # k, z, seconds, race, infer, base
+    assert p.params[6] == 0.0          # rules: none
+    assert p.params[9:].tolist() == resolve("greedy").params.tolist()
+    assert IMPROVE.base is None and resolve("improve").params[:6].tolist() == [128.0, 2.0, 0.0, 0.0, 0.0, 0.0]
+    q = improved("expert:invest=never", k=8, infer=0.25)
+    assert q.params[4] == 0.25
+    assert q.name == "improve(expert:invest=never)" and q.params[9:].tolist() == resolve(
         "expert:invest=never").params.tolist()
     with pytest.raises(PolicyError, match="k=300 is not allowed"):
         resolve("improve:k=300")

@@ -63,13 +63,16 @@ OWN = {
     "seconds": Float(0.0, 0, 3600, "wall-clock limit a decision (0: none); machine-dependent"),
     "race": Float(0.0, 0, 1e6, "race the candidates: after each 16 determinizations, drop a challenger that "
                                "trails the best so far by more than this many standard errors (0: off)"),
+    "infer": Float(0.0, 0, 1, "2 players: deal the hidden cards believing the other seat's last move "
+                              "(a deal where the base would not have made it is kept with this "
+                              "probability; 0: off, every deal uniform)"),
 }
 BASES = bases(first="expert")
 PARAMETERS = {**OWN, "base": Choice({b: i for i, b in enumerate(BASES)}), "rules": RuleSet()}
 
 
 def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0, rules: int = 0,
-             race: float = 0.0) -> Improved:
+             race: float = 0.0, infer: float = 0.0) -> Improved:
     """improve(base) for any numba Policy (or spec), with its parameter values (`rules`: a move rules
     mask, ``engine.move_rules``), as a Policy."""
     b = resolve(base)
@@ -77,7 +80,8 @@ def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0, rules: in
         raise PolicyError(f"improve needs a numba base policy; {b.spec!r} has none")
     params = dict(PARAMETERS, base=Choice({b.spec: 0}))      # the base is fixed: one choice
     return Improved(f"improve({b.spec})", improve_policy, params,
-                    (float(k), float(z), float(seconds), float(race), 0.0, float(rules)), doc=IMPROVE.doc, base=b)
+                    (float(k), float(z), float(seconds), float(race), float(infer), 0.0,
+                     float(rules)), doc=IMPROVE.doc, base=b)
 
 
 IMPROVE = Improved(

@@ -39,8 +39,10 @@ import math
 
 import numpy as np
 
+from lostcards.engine.apply import step
 from lostcards.engine.determinize import POOL_MAX
 from lostcards.engine.improvement import improvement_step, paired_z, raced
+from lostcards.engine.inference import SNAP_WORDS, can_infer, deal_believing, forget_move, remember
 from lostcards.engine.intrinsics import call_policy_at, now_ns, offset, stack_floats, stack_u64, stack_words
 from lostcards.engine.layout import OBS_FIELDS, SEAT_MEM, SLOT_MEM_WORDS, STATE_WORDS
 from lostcards.engine.move_rules import allowed, hold
@@ -76,11 +78,12 @@ from lostcards.numba_cache import jit
 
 # parameter positions (declaration order in __init__.py), then the base's policy and decider
 # addresses (``engine.intrinsics``), then the base policy's own parameters
-P_K, P_Z, P_SECONDS, P_RACE, P_BASE, P_RULES, P_POLICY_AT, P_DECIDE_AT = range(8)
-N_OWN = 8
+P_K, P_Z, P_SECONDS, P_RACE, P_INFER, P_BASE, P_RULES, P_POLICY_AT, P_DECIDE_AT = range(9)
+N_OWN = 9
 K_MAX = 256                        # determinizations a decision at most (the stack buffers' room)
 C_MAX = 48                         # candidates a decision at most (plays, discards, draws)
 SC_DISC = SEAT_MEM.count("scratch") - 2     # scratch words of the solitaire discards
+SC_SNAP = SC_DISC - SNAP_WORDS              # scratch words of the table after its own move (infer)
 DETS_WORDS = K_MAX * STATE_WORDS           # the stack buffers' sizes (constants)
 VALS_WORDS = C_MAX * K_MAX
 DET_STREAM = 0x1A7                 # the determinizations' stream id (the play-outs use 1 + seat)
@@ -118,6 +121,7 @@ def improve_move(obs, params, mem):
     z = params[P_Z]
     seconds = params[P_SECONDS]
     race = params[P_RACE]
+    infer = params[P_INFER]
     bparams = offset(params, N_OWN)
     p = players(obs)
     sc = scratch(mem)
@@ -132,7 +136,8 @@ def improve_move(obs, params, mem):
         bm = hold(obs, words, rules, bm, np.int64(params[P_POLICY_AT]), bparams, mem)
     m = bm
     if k >= 2:
-        m = _search(obs, bparams, bm, k, z, race, seconds, t_end, seed, sc, np.int64(params[P_DECIDE_AT]), rules)
+        m = _search(obs, bparams, bm, k, z, race, infer, seconds, t_end, seed, sc,
+                    np.int64(params[P_DECIDE_AT]), rules)
     if p == 1 and not is_pass(m) and move_to(m) == TO_DISCARD:
         d = with_card((np.int64(sc[SC_DISC]), np.int64(sc[SC_DISC + 1])), move_card(m))
         sc[SC_DISC] = np.uint64(d[0])
@@ -249,7 +254,7 @@ def _z_rule(inc, j0, n, ctx):
 
 
 @jit(inline=True)
-def _search(obs, bparams, bm, k, z, race, seconds, t_end, seed, sc, decide_at, rules):
+def _search(obs, bparams, bm, k, z, race, infer, seconds, t_end, seed, sc, decide_at, rules):
     p = players(obs)
     sd = side(obs)
     own = accepted(obs, sd)
@@ -271,19 +276,33 @@ def _search(obs, bparams, bm, k, z, race, seconds, t_end, seed, sc, decide_at, r
     rng = stack_u64(4)
     kd = stack_words(1)
     live = stack_words(C_MAX)
+    lm = stack_words(4)
     kd[0] = k                      # the determinizations every candidate gets (a race's time limit may cut it)
     seed_stream(rng, seed, obs.turn, DET_STREAM)
-    deal_determinizations(dets, k, obs, disc0, disc1, base, used, need, pool, rng)
+    believing = infer > 0 and can_infer(obs)
+    if believing:
+        deal_believing(dets, k, obs, base, used, need, pool, rng, offset(sc, SC_SNAP), infer, st, mem, one,
+                       lm, decide_at, bparams, seed)
+    else:
+        deal_determinizations(dets, k, obs, disc0, disc1, base, used, need, pool, rng)
     ctx = (p, own, opp, n_deck, dets, k, st, mem, one, vals, seed, obs.turn, decide_at, bparams,
            seconds, t_end, z, rules, race, kd, live)
     # ---- the plays: B's move first, played out with the others
     cand[0] = bm
     inc, n = improvement_step(obs, cand, 0, 1, 0, _plays, _played_out, _z_rule, ctx)
-    if not math.isfinite(vals[inc * k]):
-        return bm
-    m = cand[inc]
-    if p == 1 or is_pass(m):
-        return m
-    # ---- the draws of the play kept
-    j, _ = improvement_step(obs, cand, inc, n, n, _draws, _played_out, _z_rule, ctx)
-    return cand[j]
+    m = bm
+    if math.isfinite(vals[inc * k]):
+        m = cand[inc]
+        if p > 1 and not is_pass(m):
+            # ---- the draws of the play kept
+            j, _ = improvement_step(obs, cand, inc, n, n, _draws, _played_out, _z_rule, ctx)
+            m = cand[j]
+    if believing:                   # the table after this move, for the next decision's inference
+        for w in range(STATE_WORDS):
+            st[w] = dets[w]
+        snap = offset(sc, SC_SNAP)
+        if step(st, m) == 0:
+            remember(st, snap, move_card(m))
+        else:
+            forget_move(snap)
+    return m

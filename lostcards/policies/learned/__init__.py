@@ -106,7 +106,7 @@ def _shipped() -> tuple:
     except PolicyError as e:
         BROKEN["learned"] = BROKEN["learned-mc"] = str(e)
         return ()
-    return (dataclasses.replace(policy_of(w), compile_s=5.0),
+    return (dataclasses.replace(policy_of(w), compile_s=5.0, improvable=True),
             dataclasses.replace(mc_policy_of(w), compile_s=10.0, slow=True))
 
 
