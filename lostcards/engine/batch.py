@@ -20,6 +20,7 @@ from numba import types
 from lostcards.engine.core import (
     END_ILLEGAL,
     apply,
+    apply_simple2,
     deal,
     ended,
     expedition_score,
@@ -124,6 +125,24 @@ def _first(first_mode, r, players):
     return first_mode if first_mode >= 0 else r % players
 
 
+@jit(inline=True)
+def _apply_list(states, moves, slots, n_list, done, simple2):
+    """Every decided move of a step applied, in list order; the slots whose round ended go to
+    `done`, in that order (their count is returned).  `simple2` (a constant): a simple ruleset
+    with 2 players, whose apply knows the player count."""
+    n_done = _I(0)
+    for i in range(n_list):
+        s = slots[i]
+        st = offset(states, s * STATE_WORDS)
+        if simple2:
+            apply_simple2(st, moves[s])
+        else:
+            apply(st, moves[s])
+        done[n_done] = s
+        n_done += _I(ended(st))
+    return n_done
+
+
 @jit(nogil=True)
 def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, params_a, dec_b, params_b, k_slots,
                out_round, out_seat, out_suit, out_side, logs, orders, pid_of, errors, stop):
@@ -148,12 +167,15 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, params_a, de
     list_a = np.zeros(k, np.int64)
     join_a = np.zeros(k, np.int64)
     rows_a = np.zeros(k, np.int64)
+    done_a = np.zeros(k, np.int64)
     states = ptr(states_a)
     mems = ptr(mems_a)
     moves = ptr(moves_a)
     slots = ptr(list_a)
     join = ptr(join_a)
     rows = ptr(rows_a)
+    done = ptr(done_a)
+    simple2 = rb[R_SIMPLE] != 0 and players == 2
     p_rb = ptr(rb)
     p_round = ptr(out_round)
     p_seat = ptr(out_seat)
@@ -204,11 +226,12 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, params_a, de
                 dec_a(states, mems, slots, n_list, pp_a, moves)
             else:
                 dec_b(states, mems, slots, n_list, pp_b, moves)
-        for i in range(n_list):
-            s = slots[i]
-            st = offset(states, s * STATE_WORDS)
-            m = moves[s]
-            if logging:
+        if logging:
+            n_done = _I(0)
+            for i in range(n_list):
+                s = slots[i]
+                st = offset(states, s * STATE_WORDS)
+                m = moves[s]
                 t = st[S_TURN]
                 if t >= cap:
                     st[S_ERROR] = E_LOG_FULL
@@ -216,27 +239,38 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, params_a, de
                 else:
                     p_log[rows[s] * cap + t] = m
                     apply(st, m)
-            else:
-                apply(st, m)
-            if ended(st):
-                row = rows[s]
-                if stats:
-                    _results(st, row, p_round, p_seat, p_suit, p_side)
-                if logging:
-                    _log_end(st, row, cap, n_cards, p_log, p_order, p_pid, p_err)
-                rebuild = step + 1
-                if nxt >= row1:
-                    join[s] = -1
-                    live -= 1
+                done[n_done] = s
+                n_done += _I(ended(st))
+        else:
+            n_done = n_list
+        for i in range(n_done):
+            s = done[i] if logging else slots[i]
+            st = offset(states, s * STATE_WORDS)
+            if not logging:
+                if simple2:
+                    apply_simple2(st, moves[s])
+                else:
+                    apply(st, moves[s])
+                if not ended(st):
                     continue
-                r = p_ids[nxt] if by_id else start + nxt
-                deal(st, offset(mems, s * SLOT_MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
-                rows[s] = nxt
-                nxt += 1
-                t = step + 1
-                if players > 1 and (t & 1) != (st[S_SEAT] & 1):
-                    t += 1
-                join[s] = t
+            row = rows[s]
+            if stats:
+                _results(st, row, p_round, p_seat, p_suit, p_side)
+            if logging:
+                _log_end(st, row, cap, n_cards, p_log, p_order, p_pid, p_err)
+            rebuild = step + 1
+            if nxt >= row1:
+                join[s] = -1
+                live -= 1
+                continue
+            r = p_ids[nxt] if by_id else start + nxt
+            deal(st, offset(mems, s * SLOT_MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
+            rows[s] = nxt
+            nxt += 1
+            t = step + 1
+            if players > 1 and (t & 1) != (st[S_SEAT] & 1):
+                t += 1
+            join[s] = t
         step += 1
     # numba frees an array after its last use, and the pointers above are not uses: touch the
     # buffers here so that they live to the end (a policy's own allocations would reuse them)
@@ -246,6 +280,7 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, params_a, de
     alive(list_a)
     alive(join_a)
     alive(rows_a)
+    alive(done_a)
 
 
 @jit(inline=True)
