@@ -16,9 +16,10 @@ from lostcards.engine.observation import (
     hand_cards,
     hand_doubles,
     kth_of_hand,
-    legal_draws,
     legal_plays,
+    nonempty_piles,
     players,
+    suit_of,
 )
 from lostcards.engine.rng import below
 from lostcards.numba_cache import jit
@@ -47,7 +48,9 @@ def random_policy(obs, params, mem):
     to = TO_DISCARD + me                # TO_EXPEDITION is TO_DISCARD - 1
     if players(obs) == 1:
         return make_play(card, to, DRAW_NONE)
-    src = legal_draws(obs, card, to)
+    # legal_draws(obs, card, to) without its branch on the way played: a discard (me = 0)
+    # leaves out its own pile
+    src = nonempty_piles(obs) & ~((1 + me) << suit_of(card))
     j = below(mem, 1 + popcount(src))
     mj = opaque(-(j > 0))               # all ones: off a pile
     pile = 1 + kth_of_six(src, (j - 1) & mj)    # six piles at most: a table
