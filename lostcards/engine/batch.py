@@ -253,24 +253,13 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, params_a, de
                     apply(st, moves[s])
                 if not ended(st):
                     continue
-            row = rows[s]
-            if stats:
-                _results(st, row, p_round, p_seat, p_suit, p_side)
-            if logging:
-                _log_end(st, row, cap, n_cards, p_log, p_order, p_pid, p_err)
             rebuild = step + 1
-            if nxt >= row1:
-                join[s] = -1
-                live -= 1
-                continue
-            r = p_ids[nxt] if by_id else start + nxt
-            deal(st, offset(mems, s * SLOT_MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
-            rows[s] = nxt
-            nxt += 1
-            t = step + 1
-            if players > 1 and (t & 1) != (st[S_SEAT] & 1):
-                t += 1
-            join[s] = t
+            more = _I(nxt < row1)
+            _round_over(st, s, step, nxt, more, stats, logging, cap, n_cards, rows, join, p_round, p_seat,
+                        p_suit, p_side, p_log, p_order, p_pid, p_err, p_ids, by_id, start, mems, seed,
+                        first_mode, players)
+            nxt += more
+            live -= 1 - more
         step += 1
     # numba frees an array after its last use, and the pointers above are not uses: touch the
     # buffers here so that they live to the end (a policy's own allocations would reuse them)
@@ -281,6 +270,29 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, params_a, de
     alive(join_a)
     alive(rows_a)
     alive(done_a)
+
+
+@jit
+def _round_over(st, s, step, nxt, more, stats, logging, cap, n_cards, rows, join, p_round, p_seat, p_suit,
+                p_side, p_log, p_order, p_pid, p_err, p_ids, by_id, start, mems, seed, first_mode, players):
+    """A round over in slot s: its results (and log), then round `nxt` dealt into the slot when
+    `more` (else the slot is left empty).  A function of its own, called once a round: the
+    per-turn loop around it keeps fewer values alive."""
+    row = rows[s]
+    if stats:
+        _results(st, row, p_round, p_seat, p_suit, p_side)
+    if logging:
+        _log_end(st, row, cap, n_cards, p_log, p_order, p_pid, p_err)
+    if more == 0:
+        join[s] = -1
+        return
+    r = p_ids[nxt] if by_id else start + nxt
+    deal(st, offset(mems, s * SLOT_MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
+    rows[s] = nxt
+    t = step + 1
+    if players > 1 and (t & 1) != (st[S_SEAT] & 1):
+        t += 1
+    join[s] = t
 
 
 @jit(inline=True)
