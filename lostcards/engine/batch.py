@@ -115,9 +115,14 @@ def _results(st, row, p_round, p_seat, p_suit, p_side):
             for k in range(2):              # held (dealt), then reached
                 base = (S_DEALT if k == 0 else S_REACHED) + seat * 4
                 a = lane_of(st[base] & nlo, st[base + 1] & nhi, s)
-                b = lane_of(st[base + 2] & nlo, st[base + 3] & nhi, s)
-                p_suit[q + 2 * k] = lane_count(a) + lane_count(b)
-                p_suit[q + 2 * k + 1] = lane_sum(a) + lane_sum(b)
+                n = lane_count(a)
+                t = lane_sum(a)
+                if st[R_SIMPLE] == 0:       # second copies (a simple ruleset has none)
+                    b = lane_of(st[base + 2] & nlo, st[base + 3] & nhi, s)
+                    n += lane_count(b)
+                    t += lane_sum(b)
+                p_suit[q + 2 * k] = n
+                p_suit[q + 2 * k + 1] = t
 
 
 @jit(inline=True)
