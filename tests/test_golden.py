@@ -128,6 +128,13 @@ def test_bounded_integers_of_stream_1_0_0(ns, want):
     nb = np.zeros(4, np.uint64)
     numba_rng.seed_stream(nb, 1, 0, 0)
     assert [int(numba_rng.below(nb, n)) for n in ns] == want
+    numba_rng.seed_stream(nb, 1, 0, 0)
+    held = tuple(nb)                     # the same stream held in four values
+    got = []
+    for n in ns:
+        v, *held = numba_rng.below_held(n, *(np.uint64(w) for w in held))
+        got.append(int(v))
+    assert got == want
 
 
 def test_other_streams_follow_the_same_keying():

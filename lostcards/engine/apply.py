@@ -101,11 +101,13 @@ from lostcards.rules.cards import SLOTS
 _I = np.int64
 
 @jit(inline=True)
-def end_checks(st, deck_emptied, fast):
+def end_checks(st, deck_emptied, fast, players=0):
     """Deck, stall, hand-empty, capped: in that order, after every turn (docs/engine.md).
-    (R_STALL_END and R_TURN_CAP hold a huge number when there is no such limit.)"""
+    (R_STALL_END and R_TURN_CAP hold a huge number when there is no such limit; `players`:
+    st[R_PLAYERS] when 0, else that constant.)"""
     stall = _I(st[S_STALL] >= st[R_STALL_END])
-    empty = _I(st[R_PLAYERS] == 1) & _I((st[hand_at(0, 0, 0)] if fast else st[S_SIZES]) == 0)
+    solo = (st[R_PLAYERS] == 1) if players == 0 else (players == 1)
+    empty = _I(solo) & _I((st[hand_at(0, 0, 0)] if fast else st[S_SIZES]) == 0)
     cap = _I(st[S_TURN] >= st[R_TURN_CAP])
     if (_I(deck_emptied) | stall | empty | cap) != 0:       # one branch, rarely taken
         if deck_emptied:
@@ -119,8 +121,10 @@ def end_checks(st, deck_emptied, fast):
 
 
 @jit(inline=True)
-def _next_seat(st):
-    st[S_SEAT] = (st[S_SEAT] + 1) & (st[R_PLAYERS] - 1)     # players is 1, 2 or 4
+def _next_seat(st, players=0):
+    """The next seat to move (`players`: st[R_PLAYERS] when 0, else that constant)."""
+    n = st[R_PLAYERS] if players == 0 else players
+    st[S_SEAT] = (st[S_SEAT] + 1) & (n - 1)     # players is 1, 2 or 4
 
 
 @jit(inline=True)
@@ -137,17 +141,23 @@ def _decoded(m, fast):
 
 
 @jit(inline=True)
-def _play_ok(st, seat, m, fast):
+def _play_ok(st, seat, m, fast, players=0):
     """1 if a play is legal, computed without a branch on the move (a random policy makes
     such branches unpredictable); _play_error names the rule when it is not.  `fast`: the
-    ruleset is simple (R_SIMPLE), a constant after inlining."""
+    ruleset is simple (R_SIMPLE), a constant after inlining; `players` (a constant) 2: two
+    players, 0: read from the state."""
     valid, c, w, b, suit, slot, disc, draw = _decoded(m, fast)
     hand = st[hand_at(seat, 0, w)]
     if not fast:
         hand |= st[hand_at(seat, 1, w)]
     # held, and taken by the expedition unless it is discarded
     placed = (hand & (st[S_ACC + 2 * (seat & 1) + w] | -disc)) & b
-    return valid & _I(placed != 0) & (draw_options(st, suit, disc) >> draw) & 1
+    if players == 2:                    # draw_options with 2 players: the deck or a pile
+        left = _I(deck_left(st) > 0)
+        opts = (left | ((st[S_NONEMPTY] & 63) << 1)) & ~(_I(disc) << (suit + 1))
+    else:
+        opts = draw_options(st, suit, disc)
+    return valid & _I(placed != 0) & (opts >> draw) & 1
 
 
 @jit(inline=True)
@@ -242,12 +252,13 @@ def check_as(st, m, fast):
 
 
 @jit(inline=True)
-def _do_play(st, seat, m, fast):
+def _do_play(st, seat, m, fast, two=False):
     """A legal play.  Both ways of the play (expedition or discard) and of the draw (deck,
     pile or nothing) are computed and the right one kept with masks: no branch on the move.
     `fast` (a constant after inlining; R_SIMPLE): one card word, no second copies, at most 2
-    players, so the second words, the copy planes and the pass bookkeeping are left out."""
-    players = st[R_PLAYERS]
+    players, so the second words, the copy planes and the pass bookkeeping are left out.
+    `two` (a constant): 2 players, so a legal play always draws, off the deck or a pile."""
+    players = 2 if two else st[R_PLAYERS]
     valid, card, w, b, suit, slot, disc, draw = _decoded(m, fast)
     copy = 0
     if not fast:
@@ -274,7 +285,10 @@ def _do_play(st, seat, m, fast):
     # the draw: off a pile, off the deck, or nothing (solitaire once the deck is gone)
     pos = st[S_DECK_POS]
     from_pile = _I((draw >= 1) & (draw <= 6))
-    from_deck = _I((draw == DRAW_DECK) | ((draw == DRAW_NONE) & (pos < st[R_CARDS])))
+    if two:
+        from_deck = _I(draw == DRAW_DECK)
+    else:
+        from_deck = _I((draw == DRAW_DECK) | ((draw == DRAW_NONE) & (pos < st[R_CARDS])))
     mpl = -from_pile
     ds = ((draw - 1) & mpl) | (PILE_NO_POP & ~mpl)
     j = S_PILE + 2 * ds
@@ -325,7 +339,7 @@ def _do_play(st, seat, m, fast):
     # a stall turn discards and draws off a pile; any other play resets the count
     st[S_STALL] = (st[S_STALL] + 1) * (disc & from_pile)
     st[S_TURN] += 1
-    end_checks(st, (players > 1) & (from_deck == 1) & (pos + 1 == st[R_CARDS]), fast)
+    end_checks(st, (players > 1) & (from_deck == 1) & (pos + 1 == st[R_CARDS]), fast, 2 if two else 0)
 
 
 @jit(inline=True)
@@ -375,6 +389,19 @@ def apply_as(st, m, fast):
     if st[S_ENDED] == END_NONE:
         _next_seat(st)
     return 0
+
+
+@jit(inline=True)
+def apply_simple2(st, m):
+    """apply() for a simple ruleset with 2 players (the caller knows it): the rules' tests
+    on the player count are constants, the rest is apply_as(st, m, True)."""
+    seat = st[S_SEAT]
+    if plain_play(m) & (st[S_ENDED] == END_NONE) & (_play_ok(st, seat, m, True, 2) != 0):
+        _do_play(st, seat, m, True, True)
+        if st[S_ENDED] == END_NONE:
+            _next_seat(st, 2)
+        return 0
+    return _refuse(st, m)
 
 
 @jit

@@ -20,6 +20,7 @@ from numba import types
 from lostcards.engine.core import (
     END_ILLEGAL,
     apply,
+    apply_simple2,
     deal,
     ended,
     expedition_score,
@@ -114,14 +115,37 @@ def _results(st, row, p_round, p_seat, p_suit, p_side):
             for k in range(2):              # held (dealt), then reached
                 base = (S_DEALT if k == 0 else S_REACHED) + seat * 4
                 a = lane_of(st[base] & nlo, st[base + 1] & nhi, s)
-                b = lane_of(st[base + 2] & nlo, st[base + 3] & nhi, s)
-                p_suit[q + 2 * k] = lane_count(a) + lane_count(b)
-                p_suit[q + 2 * k + 1] = lane_sum(a) + lane_sum(b)
+                n = lane_count(a)
+                t = lane_sum(a)
+                if st[R_SIMPLE] == 0:       # second copies (a simple ruleset has none)
+                    b = lane_of(st[base + 2] & nlo, st[base + 3] & nhi, s)
+                    n += lane_count(b)
+                    t += lane_sum(b)
+                p_suit[q + 2 * k] = n
+                p_suit[q + 2 * k + 1] = t
 
 
 @jit(inline=True)
 def _first(first_mode, r, players):
     return first_mode if first_mode >= 0 else r % players
+
+
+@jit(inline=True)
+def _apply_list(states, moves, slots, n_list, done, simple2):
+    """Every decided move of a step applied, in list order; the slots whose round ended go to
+    `done`, in that order (their count is returned).  `simple2` (a constant): a simple ruleset
+    with 2 players, whose apply knows the player count."""
+    n_done = _I(0)
+    for i in range(n_list):
+        s = slots[i]
+        st = offset(states, s * STATE_WORDS)
+        if simple2:
+            apply_simple2(st, moves[s])
+        else:
+            apply(st, moves[s])
+        done[n_done] = s
+        n_done += _I(ended(st))
+    return n_done
 
 
 @jit(nogil=True)
@@ -148,12 +172,15 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, params_a, de
     list_a = np.zeros(k, np.int64)
     join_a = np.zeros(k, np.int64)
     rows_a = np.zeros(k, np.int64)
+    done_a = np.zeros(k, np.int64)
     states = ptr(states_a)
     mems = ptr(mems_a)
     moves = ptr(moves_a)
     slots = ptr(list_a)
     join = ptr(join_a)
     rows = ptr(rows_a)
+    done = ptr(done_a)
+    simple2 = rb[R_SIMPLE] != 0 and players == 2
     p_rb = ptr(rb)
     p_round = ptr(out_round)
     p_seat = ptr(out_seat)
@@ -204,11 +231,12 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, params_a, de
                 dec_a(states, mems, slots, n_list, pp_a, moves)
             else:
                 dec_b(states, mems, slots, n_list, pp_b, moves)
-        for i in range(n_list):
-            s = slots[i]
-            st = offset(states, s * STATE_WORDS)
-            m = moves[s]
-            if logging:
+        if logging:
+            n_done = _I(0)
+            for i in range(n_list):
+                s = slots[i]
+                st = offset(states, s * STATE_WORDS)
+                m = moves[s]
                 t = st[S_TURN]
                 if t >= cap:
                     st[S_ERROR] = E_LOG_FULL
@@ -216,27 +244,27 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, params_a, de
                 else:
                     p_log[rows[s] * cap + t] = m
                     apply(st, m)
-            else:
-                apply(st, m)
-            if ended(st):
-                row = rows[s]
-                if stats:
-                    _results(st, row, p_round, p_seat, p_suit, p_side)
-                if logging:
-                    _log_end(st, row, cap, n_cards, p_log, p_order, p_pid, p_err)
-                rebuild = step + 1
-                if nxt >= row1:
-                    join[s] = -1
-                    live -= 1
+                done[n_done] = s
+                n_done += _I(ended(st))
+        else:
+            n_done = n_list
+        for i in range(n_done):
+            s = done[i] if logging else slots[i]
+            st = offset(states, s * STATE_WORDS)
+            if not logging:
+                if simple2:
+                    apply_simple2(st, moves[s])
+                else:
+                    apply(st, moves[s])
+                if not ended(st):
                     continue
-                r = p_ids[nxt] if by_id else start + nxt
-                deal(st, offset(mems, s * SLOT_MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
-                rows[s] = nxt
-                nxt += 1
-                t = step + 1
-                if players > 1 and (t & 1) != (st[S_SEAT] & 1):
-                    t += 1
-                join[s] = t
+            rebuild = step + 1
+            more = _I(nxt < row1)
+            _round_over(st, s, step, nxt, more, stats, logging, cap, n_cards, rows, join, p_round, p_seat,
+                        p_suit, p_side, p_log, p_order, p_pid, p_err, p_ids, by_id, start, mems, seed,
+                        first_mode, players)
+            nxt += more
+            live -= 1 - more
         step += 1
     # numba frees an array after its last use, and the pointers above are not uses: touch the
     # buffers here so that they live to the end (a policy's own allocations would reuse them)
@@ -246,6 +274,30 @@ def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, params_a, de
     alive(list_a)
     alive(join_a)
     alive(rows_a)
+    alive(done_a)
+
+
+@jit
+def _round_over(st, s, step, nxt, more, stats, logging, cap, n_cards, rows, join, p_round, p_seat, p_suit,
+                p_side, p_log, p_order, p_pid, p_err, p_ids, by_id, start, mems, seed, first_mode, players):
+    """A round over in slot s: its results (and log), then round `nxt` dealt into the slot when
+    `more` (else the slot is left empty).  A function of its own, called once a round: the
+    per-turn loop around it keeps fewer values alive."""
+    row = rows[s]
+    if stats:
+        _results(st, row, p_round, p_seat, p_suit, p_side)
+    if logging:
+        _log_end(st, row, cap, n_cards, p_log, p_order, p_pid, p_err)
+    if more == 0:
+        join[s] = -1
+        return
+    r = p_ids[nxt] if by_id else start + nxt
+    deal(st, offset(mems, s * SLOT_MEM_WORDS), seed, r, _first(first_mode, r, players), 0)
+    rows[s] = nxt
+    t = step + 1
+    if players > 1 and (t & 1) != (st[S_SEAT] & 1):
+        t += 1
+    join[s] = t
 
 
 @jit(inline=True)

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from numba import types
 
-from lostcards.engine.apply import apply, apply_as, check, check_as, pass_held, step
+from lostcards.engine.apply import apply, apply_as, apply_simple2, check, check_as, pass_held, step
 from lostcards.engine.deal import (
                                    add_to_hand,
                                    card_set,
@@ -91,7 +91,7 @@ from lostcards.engine.state import (
 STATE_TYPE = types.CPointer(types.int64)
 MEM_TYPE = types.CPointer(types.uint64)
 __all__ = [
-    "apply", "apply_as", "check", "check_as", "pass_held", "step", "accepted", "draw_options", "held",
+    "apply", "apply_as", "apply_simple2", "check", "check_as", "pass_held", "step", "accepted", "draw_options", "held",
     "pile_entry", "score_of", "card_bit", "card_word", "expeditions", "pile_top_slot",
     "as_u64", "add_to_hand", "card_set", "clear_round",
     "codes_of", "copy_state", "deal", "deal_order", "load_rules", "obs_rules_words", "physical_ids",

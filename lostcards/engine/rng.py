@@ -58,6 +58,37 @@ def next64(s):
 
 
 @jit(inline=True)
+def next_held(s0, s1, s2, s3):
+    """next64 on a stream held in four values: (the output, the stream's four words after it)."""
+    r = s1 * _U(5)
+    r = ((r << _U(7)) | (r >> _U(57))) * _U(9)
+    t = s1 << _U(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    return r, s0, s1, s2, (s3 << _U(45)) | (s3 >> _U(19))
+
+
+@jit(inline=True)
+def below_held(n, s0, s1, s2, s3):
+    """below() on a stream held in four values (a policy that draws several numbers a turn
+    loads its stream once and stores it once): (the number, the stream's four words after it)."""
+    un = _U(n)
+    x, s0, s1, s2, s3 = next_held(s0, s1, s2, s3)
+    m = (x >> _U(32)) * un
+    low = m & _U(0xFFFFFFFF)
+    if low < un:
+        t = (_U(4294967296) - un) % un
+        while low < t:
+            x, s0, s1, s2, s3 = next_held(s0, s1, s2, s3)
+            m = (x >> _U(32)) * un
+            low = m & _U(0xFFFFFFFF)
+    return np.int64(m >> _U(32)), s0, s1, s2, s3
+
+
+@jit(inline=True)
 def below(s, n):
     """A uniform integer in [0, n), n >= 1 (Lemire, exact), as int64."""
     un = _U(n)

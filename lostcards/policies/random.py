@@ -16,12 +16,22 @@ from lostcards.engine.observation import (
     hand_cards,
     hand_doubles,
     kth_of_hand,
-    legal_draws,
     legal_plays,
+    nonempty_piles,
     players,
+    suit_of,
 )
-from lostcards.engine.rng import below
+from lostcards.engine.rng import below_held
 from lostcards.numba_cache import jit
+
+
+@jit(inline=True)
+def _keep(mem, s0, s1, s2, s3):
+    """The stream's words back into the seat's memory."""
+    mem[0] = s0
+    mem[1] = s1
+    mem[2] = s2
+    mem[3] = s3
 
 
 @jit
@@ -34,10 +44,13 @@ def random_policy(obs, params, mem):
     n_exp = count(acc) + count(acc2)
     h = count(once) + count(twice)
     cp = can_pass(obs)
-    k = below(mem, n_exp + h + cp)
+    # the seat's stream in registers for the turn: loaded once, stored once
+    s0, s1, s2, s3 = mem[0], mem[1], mem[2], mem[3]
+    k, s0, s1, s2, s3 = below_held(n_exp + h + cp, s0, s1, s2, s3)
     if cp and k >= n_exp + h:
-        i = below(mem, h)
-        j = below(mem, h - 1)
+        i, s0, s1, s2, s3 = below_held(h, s0, s1, s2, s3)
+        j, s0, s1, s2, s3 = below_held(h - 1, s0, s1, s2, s3)
+        _keep(mem, s0, s1, s2, s3)
         j += j >= i
         return make_pass(kth_of_hand(once, twice, i), kth_of_hand(once, twice, j))
     me = opaque(-(k < n_exp))           # all ones: to the expedition
@@ -46,9 +59,13 @@ def random_policy(obs, params, mem):
     card = kth_of_hand(one, two, k - (n_exp & ~me))
     to = TO_DISCARD + me                # TO_EXPEDITION is TO_DISCARD - 1
     if players(obs) == 1:
+        _keep(mem, s0, s1, s2, s3)
         return make_play(card, to, DRAW_NONE)
-    src = legal_draws(obs, card, to)
-    j = below(mem, 1 + popcount(src))
+    # legal_draws(obs, card, to) without its branch on the way played: a discard (me = 0)
+    # leaves out its own pile
+    src = nonempty_piles(obs) & ~((1 + me) << suit_of(card))
+    j, s0, s1, s2, s3 = below_held(1 + popcount(src), s0, s1, s2, s3)
+    _keep(mem, s0, s1, s2, s3)
     mj = opaque(-(j > 0))               # all ones: off a pile
     pile = 1 + kth_of_six(src, (j - 1) & mj)    # six piles at most: a table
     return make_play(card, to, choose(mj, pile, DRAW_DECK))
