@@ -31,6 +31,7 @@ def measure(rules: str, players: int, seed: int, deals: int, bots: list[str]) ->
     r = lostcards.rules(rules, players=players)
     out = {}
     for b in bots:
+        play_pair(r, b, "expert", 1, seed=seed + 1, threads=1)      # compiled before the clock starts
         c0 = resource.getrusage(resource.RUSAGE_SELF).ru_utime
         m = play_pair(r, b, "expert", deals, seed=seed, threads=1)["margin"].to_numpy(float)
         cpu = (resource.getrusage(resource.RUSAGE_SELF).ru_utime - c0) / (2 * deals)
