@@ -38,22 +38,7 @@ def seed_stream(state, seed, round_index, stream):
 @jit(inline=True)
 def next64(s):
     """The next 64-bit output of the xoshiro256** stream `s`."""
-    s0 = s[0]
-    s1 = s[1]
-    s2 = s[2]
-    s3 = s[3]
-    r = s1 * _U(5)
-    r = ((r << _U(7)) | (r >> _U(57))) * _U(9)
-    t = s1 << _U(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s[0] = s0
-    s[1] = s1
-    s[2] = s2
-    s[3] = (s3 << _U(45)) | (s3 >> _U(19))
+    r, s[0], s[1], s[2], s[3] = next_held(s[0], s[1], s[2], s[3])
     return r
 
 
