@@ -69,8 +69,8 @@ def test_spec_parameters_and_any_base():
     assert q.params[4] == 0.25
     assert q.name == "improve(expert:invest=never)" and q.params[9:].tolist() == resolve(
         "expert:invest=never").params.tolist()
-    with pytest.raises(PolicyError, match="k=300 is not allowed"):
-        resolve("improve:k=300")
+    with pytest.raises(PolicyError, match="k=600 is not allowed"):
+        resolve("improve:k=600")
 
 
 def test_seconds_budget_is_a_cap():

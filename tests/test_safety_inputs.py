@@ -62,7 +62,7 @@ def test_the_ladder_plays_its_rows_as_the_blocks_add_up():
 # ---- the API validates as the command line does --------------------------------------------------------------
 
 @pytest.mark.parametrize("call, words", [
-    (lambda imp, po, w: imp("expert", k=-1), "k=-1 is not allowed: an integer in 0..256"),
+    (lambda imp, po, w: imp("expert", k=-1), "k=-1 is not allowed: an integer in 0..512"),
     (lambda imp, po, w: imp("expert", k=10**6), "k=1000000 is not allowed"),
     (lambda imp, po, w: imp("expert", k=2.5), "k=2.5 is not allowed"),
     (lambda imp, po, w: imp("expert", z=float("nan")), "z=nan is not allowed"),

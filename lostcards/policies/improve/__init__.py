@@ -56,7 +56,7 @@ class Improved(Policy):
 # that builds on improve, such as expectimax, may import Improved and OWN while this module is
 # still listing the bots)
 OWN = {
-    "k": Int(128, 0, 256, "determinizations a decision, shared by every candidate (the reproducible "
+    "k": Int(128, 0, 512, "determinizations a decision, shared by every candidate (the reproducible "
                          "budget; below 2: the base's own move)"),
     "z": Float(2.0, 0, 1e6, "standard errors of the paired difference by which a candidate must beat "
                             "the base's move"),

@@ -80,7 +80,7 @@ from lostcards.numba_cache import jit
 # addresses (``engine.intrinsics``), then the base policy's own parameters
 P_K, P_Z, P_SECONDS, P_RACE, P_INFER, P_BASE, P_RULES, P_POLICY_AT, P_DECIDE_AT = range(9)
 N_OWN = 9
-K_MAX = 256                        # determinizations a decision at most (the stack buffers' room)
+K_MAX = 512                        # determinizations a decision at most (the stack buffers' room)
 C_MAX = 48                         # candidates a decision at most (plays, discards, draws)
 SC_DISC = SEAT_MEM.count("scratch") - 2     # scratch words of the solitaire discards
 SC_SNAP = SC_DISC - SNAP_WORDS              # scratch words of the table after its own move (infer)
