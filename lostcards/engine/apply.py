@@ -152,12 +152,7 @@ def _play_ok(st, seat, m, fast, players=0):
         hand |= st[hand_at(seat, 1, w)]
     # held, and taken by the expedition unless it is discarded
     placed = (hand & (st[S_ACC + 2 * (seat & 1) + w] | -disc)) & b
-    if players == 2:                    # draw_options with 2 players: the deck or a pile
-        left = _I(deck_left(st) > 0)
-        opts = (left | ((st[S_NONEMPTY] & 63) << 1)) & ~(_I(disc) << (suit + 1))
-    else:
-        opts = draw_options(st, suit, disc)
-    return valid & _I(placed != 0) & (opts >> draw) & 1
+    return valid & _I(placed != 0) & (draw_options(st, suit, disc, players) >> draw) & 1
 
 
 @jit(inline=True)

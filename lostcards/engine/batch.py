@@ -130,24 +130,6 @@ def _first(first_mode, r, players):
     return first_mode if first_mode >= 0 else r % players
 
 
-@jit(inline=True)
-def _apply_list(states, moves, slots, n_list, done, simple2):
-    """Every decided move of a step applied, in list order; the slots whose round ended go to
-    `done`, in that order (their count is returned).  `simple2` (a constant): a simple ruleset
-    with 2 players, whose apply knows the player count."""
-    n_done = _I(0)
-    for i in range(n_list):
-        s = slots[i]
-        st = offset(states, s * STATE_WORDS)
-        if simple2:
-            apply_simple2(st, moves[s])
-        else:
-            apply(st, moves[s])
-        done[n_done] = s
-        n_done += _I(ended(st))
-    return n_done
-
-
 @jit(nogil=True)
 def play_chunk(rb, seed, start, ids, row0, row1, first_mode, dec_a, params_a, dec_b, params_b, k_slots,
                out_round, out_seat, out_suit, out_side, logs, orders, pid_of, errors, stop):

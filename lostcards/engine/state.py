@@ -245,12 +245,13 @@ def accepted(st, side):
 
 
 @jit(inline=True)
-def draw_options(st, suit, disc):
+def draw_options(st, suit, disc, players=0):
     """Every legal draw after playing a card of `suit` (disc: 1 if it was discarded) as bits:
     bit 0 the deck (while it lasts), bit 1 + s discard pile s (not the one just discarded onto;
-    never in solitaire), bit 7 nothing (solitaire)."""
+    never in solitaire), bit 7 nothing (solitaire).  `players`: st[R_PLAYERS] when 0, else
+    that constant."""
     left = _I(deck_left(st) > 0)
-    if st[R_PLAYERS] > 1:
+    if (st[R_PLAYERS] if players == 0 else players) > 1:
         return (left | ((st[S_NONEMPTY] & 63) << 1)) & ~(_I(disc) << (suit + 1))
     return left | (1 << DRAW_NONE)
 
