@@ -7,10 +7,16 @@ import json
 import numpy as np
 import pytest
 
+from lostcards.engine import core
+from lostcards.engine.intrinsics import alive, offset, ptr
+from lostcards.engine.layout import MEM_WORDS, STATE_WORDS
 from lostcards.errors import LostcardsError, PolicyError
+from lostcards.numba_cache import jit
 from lostcards.policies import resolve
 from lostcards.policies import student as student_pkg
+from lostcards.policies.expert import expert_policy
 from lostcards.policies.student import N_WEIGHTS, load_weights, read_weights, student_of, weights_path, write_weights
+from lostcards.policies.student.net import student_policy
 from lostcards.rules.ruleset import rules
 from lostcards.run import runner
 from lostcards.training.fit import initial
@@ -153,6 +159,69 @@ def test_a_tiny_run_end_to_end(tmp_path):
         ship(tmp_path / "run", tmp_path / "g2.npz", generation=2)
 
 
+def test_a_gain_fitted_gated_run_over_two_tables(tmp_path):
+    """--loss gain --margin M over two tables: each table's shards in its folder, the fit on both,
+    the gate and the reference played by students gated at M, the margin kept with the weights."""
+    from lostcards.training.loop import LoopSettings, iterate
+    from lostcards.training.teacher import read_shards
+    st = LoopSettings(generations=1, rules="expeditions/2,lost-cities/2", rounds=2, other_rounds=1, shard=1, k=4,
+                      epochs=2, gate=100, reference=50, loss="gain", margin=1.5)
+    state = iterate(st, tmp_path / "run", command="test", say=lambda m: None)
+    run = tmp_path / "run"
+    g1, _ = read_shards(run / "teacher-001")
+    g2, _ = read_shards(run / "teacher-001-lost-cities-2")
+    assert g1["round"].nunique() == 2 and g2["round"].nunique() == 1
+    w, meta = read_weights(run / "gen-001.npz")
+    assert meta["fit"]["groups"] == len(g1) + len(g2) and meta["fit"]["settings"]["loss"] == "gain"
+    assert meta["settings"]["margin"] == 1.5 and state["rows"][0]["teacher_rounds"] == 3
+    with pytest.raises(LostcardsError, match="another iterate run"):
+        iterate(LoopSettings(generations=1, rules="expeditions/2,lost-cities/2", rounds=2, other_rounds=1, shard=1,
+                             k=4, epochs=2, gate=100, reference=50, loss="gain", margin=2.0), run, say=lambda m: None)
+    with pytest.raises(LostcardsError, match="--loss 'hinge' is not allowed"):
+        iterate(LoopSettings(loss="hinge"), tmp_path / "c", say=lambda m: None)
+
+
+def test_the_gain_fit_learns_the_gains_and_its_offline_guide_is_honest():
+    """gain_loss_grad's gradient matches finite differences; on labels where one challenger kind is worth
+    +3 points and the rest -3, a fit scores that kind above the base's move and the gated choice's
+    held-out gain is near +3 where it switches."""
+    import pandas as pd
+
+    from lostcards.policies.student import C_DIM, S_DIM
+    from lostcards.training.fit import Data, FitSettings, fit, gain_loss_grad, held_out_gains
+    rng = np.random.default_rng(0)
+    G, n = 400, 4
+    groups = pd.DataFrame({"group": np.arange(G), "n": n, **{f"s{i}": rng.normal(size=G) for i in range(S_DIM)}})
+    C = rng.normal(size=(G * n, C_DIM))
+    good = rng.random(G * n) < 0.3
+    C[:, 0] = good
+    C[:, C_DIM - 1] = 0.0
+    C[::n, C_DIM - 1] = 1.0                    # the first candidate of each group: the base's move
+    good[::n] = False
+    gain = np.where(good, 3.0, -3.0) + rng.normal(0, 1, G * n)
+    gain[::n] = 0.0
+    cands = pd.DataFrame({"group": np.repeat(np.arange(G), n), "gain": gain, "se": 1.0,
+                          **{f"c{i}": C[:, i] for i in range(C_DIM)}})
+    data = Data(groups, cands)
+    w = initial(1) + rng.normal(0, 0.05, N_WEIGHTS)
+    idx = np.arange(50)
+    _, g, _ = gain_loss_grad(w, data, idx, dtype=np.float64)
+    for j in rng.choice(N_WEIGHTS, 12, replace=False):
+        e = np.zeros(N_WEIGHTS)
+        e[j] = 1e-5
+        num = (gain_loss_grad(w + e, data, idx, dtype=np.float64)[0]
+               - gain_loss_grad(w - e, data, idx, dtype=np.float64)[0]) / 2e-5
+        assert num == pytest.approx(g[j], rel=1e-3, abs=1e-6)
+    st = FitSettings(epochs=30, batch=64, lr=0.01, loss="gain", holdout=0.25)
+    wf, rep = fit(groups, cands, settings=st, say=lambda m: None)
+    res = held_out_gains(wf, groups, cands, [1.0], st)
+    mean, se, switched = res[1.0]
+    has_good = np.add.reduceat(good.astype(int), np.arange(0, G * n, n)) > 0
+    assert 0.5 * has_good.mean() < switched <= 1.0 and mean > 2.0 * switched
+    with pytest.raises(ValueError, match="fit loss 'l1' is not allowed"):
+        fit(groups, cands, settings=FitSettings(loss="l1"), say=lambda m: None)
+
+
 def test_iterate_refuses_solitaire_and_a_foreign_folder(tmp_path):
     from lostcards.training.loop import LoopSettings, iterate
     with pytest.raises(LostcardsError, match="needs an opponent"):
@@ -171,3 +240,58 @@ def test_iterate_command_refuses_bad_input_in_one_line(tmp_path):
     assert res.exit_code == 1 and "needs an opponent" in res.output and "Traceback" not in res.output
     res = CliRunner().invoke(main, ["iterate", "--gate", "10", "--out", str(tmp_path / "y")])
     assert res.exit_code == 2 and "--gate" in res.output
+
+
+@jit
+def _agreement(rb, seed, rounds, spar, epar, mem_a, work):
+    """Expert plays both seats of `rounds` rounds; at each decision the student (params `spar`) and
+    expert (`epar`) decide from the same observation and a copy of the same seat memory.  Returns
+    (decisions, decisions where they differ)."""
+    st = ptr(work)
+    mem = ptr(mem_a)
+    m1 = offset(mem, 4 * MEM_WORDS)
+    m2 = offset(mem, 5 * MEM_WORDS)
+    core.load_rules(st, ptr(rb))
+    n = 0
+    diff = 0
+    for rnd in range(rounds):
+        for w in range(4 * MEM_WORDS):
+            mem[w] = np.uint64(0)
+        core.deal(st, mem, seed, rnd, 0, 0)
+        while not core.ended(st):
+            s = core.seat_to_move(st)
+            own = offset(mem, s * MEM_WORDS)
+            for w in range(MEM_WORDS):
+                m1[w] = own[w]
+                m2[w] = own[w]
+            obs = core.observe(st, s)
+            a = student_policy(obs, ptr(spar), m1)
+            b = expert_policy(obs, ptr(epar), m2)
+            n += 1
+            diff += a != b
+            core.apply(st, expert_policy(obs, ptr(epar), own))
+    alive(mem_a)
+    alive(work)
+    alive(spar)
+    alive(epar)
+    return n, diff
+
+
+def test_a_gated_student_keeps_experts_move_below_its_margin():
+    """margin > 0: expert's move stays unless another move's score beats it by more than the margin;
+    weights that score every other move 5 points above expert's then switch at margin 1, not at 6."""
+    from lostcards.policies.expert import EXPERT
+    from lostcards.training.fit import split
+    rb = core.rules_block(rules("expeditions"))
+    w = np.zeros(N_WEIGHTS)
+    split(w)["v"][-1] = -5.0                  # the expert flag: 5 points below every other move
+    epar = np.asarray(EXPERT.params, np.float64)
+    mem = np.zeros(6 * MEM_WORDS, np.uint64)
+    work = np.zeros(STATE_WORDS, np.int64)
+    for margin, switched in ((6.0, False), (1.0, True), (0.0, True)):
+        spar = np.asarray(student_of(w, margin=margin).params, np.float64)
+        n, diff = _agreement(rb, 3, 20, spar, epar, mem, work)
+        assert n > 500
+        assert (diff > n // 2) if switched else diff == 0, (margin, n, diff)
+    noisy = np.asarray(student_of(_noisy(), margin=100.0).params, np.float64)
+    assert _agreement(rb, 4, 20, noisy, epar, mem, work)[1] == 0

@@ -18,9 +18,12 @@ from lostcards.errors import LostcardsError
               help="Folder for the teacher's shards, each generation's weights, curve.csv, curve.png and "
                    "iterate.json.")
 @click.option("--rules", "rules_text", default="expeditions/2", show_default=True,
-              help="The ruleset: PRESET/PLAYERS (2 or 4 players).")
+              help="The tables the teacher labels, PRESET/PLAYERS (2 or 4 players), comma-separated: "
+                   "--rounds of each; the first one's gate and reference.")
 @click.option("--rounds", type=Count(1, 10**8), default=2000, show_default=True,
               help="Rounds the teacher labels a generation.")
+@click.option("--other-rounds", type=Count(0, 10**8), default=0, show_default=True,
+              help="Rounds the teacher labels of each table after the first (0: --rounds).")
 @click.option("--shard", type=Count(1, 10**6), default=25, show_default=True, help="Rounds a teacher shard.")
 @click.option("--k", "k", type=Count(2, 256), default=64, show_default=True,
               help="The teacher's determinizations a choice.")
@@ -31,6 +34,12 @@ from lostcards.errors import LostcardsError
 @click.option("--epochs", type=Count(1, 1000), default=4, show_default=True, help="Epochs of each fit.")
 @click.option("--batch", type=Count(1, 10**7), default=1024, show_default=True, help="Choices a minibatch of the fit.")
 @click.option("--lr", type=Number(1e-6, 1), default=2e-3, show_default=True, help="Adam's step size.")
+@click.option("--loss", type=click.Choice(["soft", "gain"]), default="soft", show_default=True,
+              help="The fit: soft (cross-entropy to softmax(shrunk gains / temp)) or gain (the scores "
+                   "regressed on the gains, for a student gated by --margin).")
+@click.option("--margin", type=Number(0, 100), default=0.0, show_default=True,
+              help="Points: the students play expert's move unless another's score beats it by more "
+                   "(0: the best-scoring move).")
 @click.option("--keep", type=Count(1, 100), default=3, show_default=True,
               help="Generations of labels a fit uses (the last ones).")
 @click.option("--gate", type=Count(4000, 10**8), default=4000, show_default=True,
@@ -44,18 +53,19 @@ from lostcards.errors import LostcardsError
                    "lostcards/policies/student/weights/student.npz).")
 @click.option("--ship-generation", type=Count(1, 1000), default=None,
               help="With --ship: that generation's weights, accepted or not (its gate goes with them).")
-def iterate(generations, seed, out, rules_text, rounds, shard, k, explore, temp, epochs, batch, lr, keep, gate,
-            reference, workers, ship_to, ship_generation):
+def iterate(generations, seed, out, rules_text, rounds, other_rounds, shard, k, explore, temp, epochs, batch, lr, loss, margin,
+            keep, gate, reference, workers, ship_to, ship_generation):
     """Expert iteration: improve around the student labels rounds, the student fits them, gated each generation."""
     from lostcards.training.loop import LoopSettings, ship
     from lostcards.training.loop import iterate as run
     try:
         st = LoopSettings(generations=generations, rules=rules_text, seed=seed, rounds=rounds, shard=shard, k=k,
                           explore=explore, temp=temp, epochs=epochs, batch=batch, lr=lr, keep=keep, gate=gate,
-                          reference=reference, workers=workers)
+                          reference=reference, workers=workers, loss=loss, margin=margin,
+                          other_rounds=other_rounds)
         command = (f"lostcards iterate --generations {generations} --seed {seed} --rules {shlex.quote(rules_text)} "
-                   f"--rounds {rounds} --shard {shard} --k {k} --explore {explore:g} --temp {temp:g} "
-                   f"--epochs {epochs} --batch {batch} --lr {lr:g} --keep {keep} --gate {gate} --reference {reference} "
+                   f"--rounds {rounds} --other-rounds {other_rounds} --shard {shard} --k {k} --explore {explore:g} --temp {temp:g} "
+                   f"--epochs {epochs} --batch {batch} --lr {lr:g} --loss {loss} --margin {margin:g} --keep {keep} --gate {gate} --reference {reference} "
                    f"--out {shlex.quote(out)}")
         run(st, Path(out), command=command, say=lambda m: click.echo(m, err=True))
         if ship_to:

@@ -29,6 +29,7 @@ import numpy as np
 from lostcards.policies.student import C_DIM, H1, H2, LAYOUT, N_WEIGHTS, S_DIM
 
 EXPERT_PRIOR = 3.0
+LOSSES = ("soft", "gain")
 CLIP = 10.0                    # points: the regression sees centred targets within +-CLIP
 
 
@@ -42,6 +43,12 @@ class FitSettings:
     z: float = 2.0             # standard errors taken off each gain but the base's
     holdout: float = 0.05      # share of groups kept out (the offline numbers; never a gate)
     seed: int = 0
+    loss: str = "soft"         # "soft": the cross-entropy above; "gain": the score differences regressed
+                               # on the raw gains (a student gated by its `margin`, gain_loss_grad)
+
+    def check(self):
+        if self.loss not in LOSSES:
+            raise ValueError(f"fit loss {self.loss!r} is not allowed: one of {', '.join(LOSSES)}")
 
 
 def split(w: np.ndarray) -> dict:
@@ -141,9 +148,12 @@ def loss_grad(w, data: Data, idx, temp: float, reg: float, want_grad=True, dtype
         raw = data.gain[rows]
         chosen = np.add.reduceat(np.where(top, raw, 0), first) / np.add.reduceat(top.astype(np.float32), first)
         return loss, float(chosen.mean()), agree
-    if not want_grad:
-        return loss, None, agree
     g_out = (q - t) / G + 2 * reg * r / r.size
+    return loss, _backward(p, S, C, first, g_out, Z1, H1a, Z2, H2a), agree
+
+
+def _backward(p, S, C, first, g_out, Z1, H1a, Z2, H2a) -> np.ndarray:
+    """The weights' gradient (LAYOUT order) from the gradient of the loss in each candidate's score."""
     g = {"v": C.T @ g_out, "w3": H2a.T @ g_out}
     g_Z2 = np.outer(g_out, p["w3"]) * (Z2 > 0)
     g["W2"] = H1a.T @ g_Z2
@@ -153,8 +163,79 @@ def loss_grad(w, data: Data, idx, temp: float, reg: float, want_grad=True, dtype
     g_A = np.add.reduceat(g_Z1, first, axis=0)
     g["Ws"] = S.T @ g_A
     g["b1"] = g_A.sum(0)
-    grad = np.concatenate([g[name].astype(np.float64).ravel() for name, _ in LAYOUT])
-    return loss, grad, agree
+    return np.concatenate([g[name].astype(np.float64).ravel() for name, _ in LAYOUT])
+
+
+def gain_loss_grad(w, data: Data, idx, want_grad=True, dtype=np.float32):
+    """(loss, gradient, agreement) of the gain regression over groups idx: each challenger's score less
+    its group's first (the base's move) against its raw gain clipped at CLIP points, squared, a mean
+    over challengers.  The scores then estimate the gains, which a gated student (``margin``) compares
+    with its bar.  Without the gradient, its place holds ``gated_gains`` at margin 0."""
+    p = {k: v.astype(dtype) for k, v in split(w).items()}
+    rows, first = data.rows(idx)
+    G = len(idx)
+    lens = data.n[idx]
+    gi = np.repeat(np.arange(G), lens)
+    S, C = data.S[idx].astype(dtype), data.C[rows].astype(dtype)
+    gain = np.clip(data.gain[rows], -CLIP, CLIP).astype(dtype)
+    out, (Z1, H1a, Z2, H2a) = _forward(p, S, C, gi)
+    rel = out - np.repeat(out[first], lens)
+    ch = np.ones(out.size, bool)
+    ch[first] = False
+    n_ch = max(int(ch.sum()), 1)
+    r = np.where(ch, rel - gain, 0)
+    loss = float(np.sum(r * r)) / n_ch
+    best = np.maximum.reduceat(np.where(ch, rel, -np.inf), first)
+    top = ch & (rel == np.repeat(best, lens))
+    hit = np.add.reduceat((top & (gain == np.repeat(np.maximum.reduceat(np.where(ch, gain, -np.inf), first),
+                                                    lens))).astype(np.float32), first) > 0
+    agree = float(hit.mean())
+    if not want_grad:
+        return loss, float(gated_gains(out, data.gain[rows], first, lens, 0.0).mean()), agree
+    g_out = 2 * r / n_ch
+    g_out[first] -= np.add.reduceat(g_out, first)
+    return loss, _backward(p, S, C, first, g_out, Z1, H1a, Z2, H2a), agree
+
+
+def gated_gains(out, raw, first, lens, margin: float) -> np.ndarray:
+    """Per group, the raw gain of a gated student's choice: the best-scoring challenger if its score
+    beats the first candidate's (the base's move) by more than `margin`, else the base's move (0)."""
+    rel = out - np.repeat(out[first], lens)
+    ch = np.ones(out.size, bool)
+    ch[first] = False
+    best = np.maximum.reduceat(np.where(ch, rel, -np.inf), first)
+    top = ch & (rel == np.repeat(best, lens))
+    took = np.add.reduceat(np.where(top, raw, 0), first) / np.maximum(np.add.reduceat(top, first), 1)
+    return np.where(best > margin, took, 0.0)
+
+
+def held_out_gains(w, groups, cands, margins, settings) -> dict:
+    """{margin: (mean raw gain of the gated choice a choice, its standard error, share switched)} on the
+    fit's held-out groups (the offline guide of a gated student's bar; never a gate)."""
+    data = Data(groups, cands)
+    hold = _split(data, settings)[0]
+    p = {k: v.astype(np.float64) for k, v in split(w).items()}
+    rows, first = data.rows(hold)
+    lens = data.n[hold]
+    out, _ = _forward(p, data.S[hold].astype(np.float64), data.C[rows].astype(np.float64),
+                      np.repeat(np.arange(len(hold)), lens))
+    res = {}
+    for m in margins:
+        g = gated_gains(out, data.gain[rows].astype(np.float64), first, lens, m)
+        rel = out - np.repeat(out[first], lens)
+        ch = np.ones(out.size, bool)
+        ch[first] = False
+        switched = np.maximum.reduceat(np.where(ch, rel, -np.inf), first) > m
+        res[m] = (float(g.mean()), float(g.std(ddof=1) / np.sqrt(g.size)), float(switched.mean()))
+    return res
+
+
+def _split(data: Data, st) -> tuple[np.ndarray, np.ndarray]:
+    """(held-out groups, training groups), from the fit's seed."""
+    rng = np.random.default_rng([st.seed, 2])
+    order = rng.permutation(len(data.n))
+    n_hold = int(round(st.holdout * len(order))) if len(order) > 20 else 0
+    return order[:n_hold], order[n_hold:]
 
 
 def fit(groups, cands, init=None, settings: FitSettings = FitSettings(), say=print,
@@ -162,11 +243,14 @@ def fit(groups, cands, init=None, settings: FitSettings = FitSettings(), say=pri
     """(weights, report) fitted to the teacher's labels (module docstring); ``on_epoch(epoch, weights)``,
     if given, sees the weights after each epoch."""
     st = settings
+    st.check()
     data = Data(groups, cands).shrink(st.z)
     rng = np.random.default_rng([st.seed, 2])
     order = rng.permutation(len(data.n))
     n_hold = int(round(st.holdout * len(order))) if len(order) > 20 else 0
     hold, train = order[:n_hold], order[n_hold:]
+    grad_of = ((lambda w_, idx, g=True: loss_grad(w_, data, idx, st.temp, st.reg, want_grad=g))
+               if st.loss == "soft" else (lambda w_, idx, g=True: gain_loss_grad(w_, data, idx, want_grad=g)))
     w = initial(st.seed) if init is None else np.array(init, np.float64)
     m = np.zeros_like(w)
     v = np.zeros_like(w)
@@ -178,7 +262,7 @@ def fit(groups, cands, init=None, settings: FitSettings = FitSettings(), say=pri
     def held():
         if n_hold == 0:
             return float("nan"), float("nan"), float("nan")
-        return loss_grad(w, data, hold, st.temp, st.reg, want_grad=False)
+        return grad_of(w, hold, False)
 
     l0, c0, a0 = held()
     report["start"] = {"held_out_loss": float(l0), "held_out_agreement": float(a0), "held_out_gain": float(c0)}
@@ -187,7 +271,7 @@ def fit(groups, cands, init=None, settings: FitSettings = FitSettings(), say=pri
         tot, nb = 0.0, 0
         for b in range(0, len(perm), st.batch):
             idx = np.sort(perm[b:b + st.batch])
-            loss, g, _ = loss_grad(w, data, idx, st.temp, st.reg)
+            loss, g, _ = grad_of(w, idx)
             t += 1
             m = b1 * m + (1 - b1) * g
             v = b2 * v + (1 - b2) * g * g

@@ -4,15 +4,20 @@ Generation g (from 1):
 
 1. *teach*: improve around the champion (expert for g = 1, then the last
    accepted student), played out by the champion, plays ``rounds`` fresh
-   rounds and labels every choice (``teacher``; seed ``seed * 1000 + g``);
+   rounds of each table in ``rules`` (one or more, comma-separated) and labels
+   every choice (``teacher``; seed ``seed * 1000 + g``; the first table's
+   shards in ``teacher-GGG``, another's in ``teacher-GGG-PRESET-P``);
 2. *fit*: the student's weights from the last ``keep`` generations' labels
-   (``fit``), starting from the champion's weights;
-3. *gate*: the new student against the champion on ``gate`` duplicate deals
+   of every table (``fit``, with its ``loss``), starting from the champion's
+   weights;
+3. *gate*: the new student (gated by ``margin``, ``policies.student.net``)
+   against the champion on ``gate`` duplicate deals of the first table
    (seed ``seed * 1000 + 500 + g``); it becomes the champion only when its
    mean margin's one-sided 95% lower bound (mean - 1.645 se) is above 0.
    The gate never looks at the offline loss;
 4. *reference*: the new student against expert on ``reference`` duplicate
-   deals (seed ``seed * 1000 + 900 + g``), for the learning curve only.
+   deals of the first table (seed ``seed * 1000 + 900 + g``), for the
+   learning curve only.
 
 Each step's wall and CPU seconds go to ``curve.csv`` (one row a generation)
 with the margins; ``curve.png`` draws them.  The run claims its folder
@@ -31,7 +36,7 @@ from pathlib import Path
 
 from lostcards.errors import LostcardsError
 from lostcards.policies.student import read_weights, student_of, write_weights
-from lostcards.training.fit import FitSettings, fit
+from lostcards.training.fit import LOSSES, FitSettings, fit
 from lostcards.training.measure import margin
 from lostcards.training.teacher import TeacherSettings, read_shards, write_shards
 
@@ -60,13 +65,35 @@ class LoopSettings:
     gate: int = 4000
     reference: int = 1000
     workers: int = 1
+    loss: str = "soft"          # the fit's loss (``fit.LOSSES``)
+    margin: float = 0.0         # the students' gate (points; 0: the best-scoring move)
+    other_rounds: int = 0       # teacher rounds of each table after the first (0: ``rounds``)
 
     def identity(self) -> dict:
-        """What decides the results (not how many generations, nor the workers)."""
+        """What decides the results (not how many generations, nor the workers; loss and margin only
+        and other_rounds only when not the defaults, so a run from before they existed still resumes)."""
         d = asdict(self)
         d.pop("generations")
         d.pop("workers")
+        for key, default in (("loss", "soft"), ("margin", 0.0), ("other_rounds", 0)):
+            if d[key] == default:
+                d.pop(key)
         return d
+
+    def rounds_of(self, i: int) -> int:
+        """Teacher rounds of table i."""
+        return self.rounds if i == 0 or self.other_rounds == 0 else self.other_rounds
+
+    def tables(self) -> list:
+        """The rulesets of ``rules``, the first the gate's."""
+        return [ruleset(t.strip()) for t in self.rules.split(",")]
+
+
+def table_folder(out: Path, g: int, i: int, name: str) -> Path:
+    """Generation g's teacher shards of table i (named `name`, PRESET/P)."""
+    if i == 0:
+        return out / f"teacher-{g:03d}"
+    return out / f"teacher-{g:03d}-{name.strip().replace('/', '-')}"
 
 
 def ruleset(name: str):
@@ -91,8 +118,8 @@ def champion_policy(out: Path, state: dict):
     name = state["champion"]
     if name == "expert":
         return "expert", None
-    w = read_weights(out / name)[0]
-    return student_of(w, name=f"student-{Path(name).stem}"), w
+    w, meta = read_weights(out / name)
+    return student_of(w, name=f"student-{Path(name).stem}", margin=meta["settings"].get("margin", 0.0)), w
 
 
 def iterate(settings: LoopSettings, out, command: str = "", say=print) -> dict:
@@ -100,7 +127,9 @@ def iterate(settings: LoopSettings, out, command: str = "", say=print) -> dict:
     from lostcards.run.batchdir import DirLock
     st = settings
     out = Path(out)
-    rules = ruleset(st.rules)
+    rules = st.tables()
+    if st.loss not in LOSSES:
+        raise LostcardsError(f"--loss {st.loss!r} is not allowed: one of {', '.join(LOSSES)}")
     out.mkdir(parents=True, exist_ok=True)
     with DirLock(out):
         path = out / STATE
@@ -126,25 +155,33 @@ def iterate(settings: LoopSettings, out, command: str = "", say=print) -> dict:
     return state
 
 
-def _generation(st: LoopSettings, rules, out: Path, state: dict, g: int, command: str, say) -> dict:
+def _generation(st: LoopSettings, tables, out: Path, state: dict, g: int, command: str, say) -> dict:
     champ, champ_w = champion_policy(out, state)
-    say(f"generation {g}: teacher = improve(base={state['champion']}), k={st.k}, {st.rounds:,} rounds")
+    names = st.rules.split(",")
+    rules = tables[0]
     t0, c0 = time.perf_counter(), time.process_time()
-    folder = out / f"teacher-{g:03d}"
-    info = write_shards(folder, rules, champ, st.seed * 1000 + g, st.rounds, st.shard,
-                        TeacherSettings(st.k, st.z, st.explore, st.temp), st.workers, say)
+    cpu = 0.0
+    for i, table in enumerate(tables):
+        say(f"generation {g}: teacher = improve(base={state['champion']}), k={st.k}, {st.rounds_of(i):,} rounds "
+            f"of {names[i].strip()}")
+        info = write_shards(table_folder(out, g, i, names[i]), table, champ, st.seed * 1000 + g, st.rounds_of(i),
+                            st.shard, TeacherSettings(st.k, st.z, st.explore, st.temp), st.workers, say)
+        cpu += info["cpu_s"]
     teach_s = time.perf_counter() - t0
-    teach_cpu = info["cpu_s"] + (time.process_time() - c0)
+    teach_cpu = cpu + (time.process_time() - c0)
     t0 = time.perf_counter()
-    folders = [out / f"teacher-{h:03d}" for h in range(max(1, g - st.keep + 1), g + 1)]
+    folders = [table_folder(out, h, i, names[i]) for h in range(max(1, g - st.keep + 1), g + 1)
+               for i in range(len(tables))]
     groups, cands = read_shards(folders)
-    fs = FitSettings(epochs=st.epochs, batch=st.batch, lr=st.lr, temp=st.temp, z=st.z, seed=st.seed * 1000 + g)
+    fs = FitSettings(epochs=st.epochs, batch=st.batch, lr=st.lr, temp=st.temp, z=st.z, seed=st.seed * 1000 + g,
+                     loss=st.loss)
     w, rep = fit(groups, cands, init=champ_w, settings=fs, say=say)
     fit_s = time.perf_counter() - t0
     name = f"gen-{g:03d}.npz"
     write_weights(out / name, w, {"command": command, "generation": g, "teacher_base": state["champion"],
-                                  "settings": st.identity(), "fit": rep})
-    cand = student_of(w, name=f"student-gen-{g:03d}")
+                                  "settings": {**st.identity(), "loss": st.loss, "margin": st.margin,
+                                               "other_rounds": st.other_rounds}, "fit": rep})
+    cand = student_of(w, name=f"student-gen-{g:03d}", margin=st.margin)
     t0 = time.perf_counter()
     gate = margin(rules, cand, champ, st.gate, st.seed * 1000 + 500 + g) if st.gate > 0 else None
     gate_s = time.perf_counter() - t0
@@ -154,7 +191,7 @@ def _generation(st: LoopSettings, rules, out: Path, state: dict, g: int, command
     ref_s = time.perf_counter() - t0
     if accepted:
         state = {**state, "champion": name}
-    row = {"generation": g, "accepted": int(accepted), "champion": state["champion"], "teacher_rounds": st.rounds,
+    row = {"generation": g, "accepted": int(accepted), "champion": state["champion"], "teacher_rounds": sum(st.rounds_of(i) for i in range(len(tables))),
            "groups": rep["groups"],
            "vs_previous": gate["mean"] if gate else math.nan, "vs_previous_se": gate["se"] if gate else math.nan,
            "gate_deals": st.gate, "vs_expert": ref["mean"] if ref else math.nan,

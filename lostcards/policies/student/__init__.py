@@ -84,7 +84,7 @@ def _read_cached(path: str, stamp: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Student(Policy):
-    """A student: its own parameter (temp), then expert's values (the expert flag), then the weights
+    """A student: its own parameters (temp, margin), then expert's values (the expert flag), then the weights
     (given, or the shipped weights called `source`, read when first played: a missing or corrupt
     file is a PolicyError naming it then, never a silent fallback)."""
 
@@ -102,18 +102,24 @@ class Student(Policy):
 
 
 TEMP = Float(0.0, 0.0, 100.0, "softmax temperature (0: the best move)")
+MARGIN = Float(0.0, 0.0, 100.0, "points: play expert's move unless another move's score beats its score by "
+                                 "more than this (for weights fitted to the gains, --loss gain; 0: the "
+                                 "best-scoring move)")
 DOC = ("a small network distilled from the policy-improvement step (expert iteration): it scores "
        "every legal move from the seat's features and the move's (docs/learned.md)")
 
 
-def student_of(weights=None, name: str = "student", temp: float = 0.0, source: str = "student") -> Student:
+def student_of(weights=None, name: str = "student", temp: float = 0.0, source: str = "student",
+               margin: float = 0.0) -> Student:
     """A Policy playing the student network with these weights (None: the shipped ones called `source`)."""
+    params = {"temp": TEMP, "margin": MARGIN}
+    values = (float(temp), float(margin))
     if weights is None:
-        return Student(name, student_policy, {"temp": TEMP}, (float(temp),), doc=DOC, source=source)
+        return Student(name, student_policy, params, values, doc=DOC, source=source)
     w = np.asarray(weights, np.float64)
     if w.shape != (N_WEIGHTS,) or not np.all(np.isfinite(w)):
         raise PolicyError(f"student weights: expected {N_WEIGHTS} finite numbers, got shape {w.shape}")
-    return Student(name, student_policy, {"temp": TEMP}, (float(temp),), doc=DOC, weights=tuple(map(float, w)))
+    return Student(name, student_policy, params, values, doc=DOC, weights=tuple(map(float, w)))
 
 
 STUDENT = dataclasses.replace(student_of(), compile_s=20.0, improvable=True, test_rounds=3_000)

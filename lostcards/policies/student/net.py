@@ -8,18 +8,32 @@ expert flag among them).  The action of best score is taken, then (2 and 4
 players) the draw of best score after it: the same network scores both, the
 candidate's kind telling them apart; equal scores are broken at random from
 the seat's stream, so no suit is favoured.  ``temp`` > 0 samples instead
-(Gumbel-max, from the seat's stream).  It never passes (4 players).  Every
+(Gumbel-max, from the seat's stream).  ``margin`` > 0 gates it: expert's
+action stays unless another's score beats it by more than ``margin``, and
+likewise the reference draw (for weights whose scores estimate the teacher's
+gains: ``training.fit``'s ``gain`` loss).  It never passes (4 players).  Every
 buffer is on the stack: a decision allocates nothing.
 
-Parameters (``params``): ``temp``, then expert's parameter values (for the
-expert flag; ``N_EXPERT`` of them), then the weights in ``LAYOUT`` order.
+Parameters (``params``): ``temp``, ``margin``, then expert's parameter values (for
+the expert flag; ``N_EXPERT`` of them), then the weights in ``LAYOUT`` order.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from lostcards.engine.intrinsics import offset, stack_floats
-from lostcards.engine.moves import DRAW_DECK, DRAW_NONE, TO_DISCARD, TO_EXPEDITION, draw_pile, make_play
+from lostcards.engine.moves import (
+    DRAW_DECK,
+    DRAW_NONE,
+    TO_DISCARD,
+    TO_EXPEDITION,
+    draw_pile,
+    is_pass,
+    make_play,
+    move_card,
+    move_draw,
+    move_to,
+)
 from lostcards.engine.observation import (
     deck_size,
     hand_cards,
@@ -57,8 +71,8 @@ LAYOUT = (("Ws", (S_DIM, H1)), ("Wc", (C_DIM, H1)), ("b1", (H1,)), ("W2", (H1, H
           ("w3", (H2,)), ("v", (C_DIM,)))
 N_WEIGHTS = sum(int(np.prod(shape)) for _, shape in LAYOUT)
 N_EXPERT = len(EXPERT.params)
-P_TEMP = 0
-OFF_EXPERT = 1
+P_TEMP, P_MARGIN = 0, 1
+OFF_EXPERT = 2
 OFF_W = OFF_EXPERT + N_EXPERT
 O_WS = 0
 O_WC = O_WS + S_DIM * H1
@@ -113,6 +127,7 @@ def score(w, a, c, h1):
 def student_move(obs, params, mem, s, a, c, h1):
     """The student's move (module docstring); s, a, c, h1: scratch of S_DIM, H1, C_DIM, H1 floats."""
     temp = params[P_TEMP]
+    margin = params[P_MARGIN]
     w = offset(params, OFF_W)
     em = expert_move(obs, offset(params, OFF_EXPERT), mem)
     info_features(obs, s)
@@ -123,6 +138,7 @@ def student_move(obs, params, mem, s, a, c, h1):
     ties = 1
     card = -1
     to = TO_DISCARD
+    e_score = -1e300               # the score of expert's action (the gate's reference)
     while (rest[0] | rest[1]) != 0:
         x = lowest_card(rest)
         rest = without(rest, x)
@@ -131,28 +147,41 @@ def student_move(obs, params, mem, s, a, c, h1):
                 continue
             t = TO_EXPEDITION if kind == K_PLAY else TO_DISCARD
             candidate_features(obs, kind, x, s, c)
-            set_expert(c, action_is_expert(em, x, t))
+            flag = action_is_expert(em, x, t)
+            set_expert(c, flag)
             v = score(w, a, c, h1) + gumbel(mem, temp)
+            if flag:
+                e_score = v
             take, ties = takes_lead(v, best, ties, mem)
             if take:
                 best = v
                 card = x
                 to = t
+    if margin > 0.0 and e_score > -1e300 and best - e_score <= margin:
+        card = move_card(em)       # gated: expert's action unless another beats it by the margin
+        to = move_to(em)
     if players(obs) == 1:
         return make_play(card, to, DRAW_NONE)
-    return make_play(card, to, best_draw(obs, w, mem, temp, em, card, to, s, a, c, h1))
+    return make_play(card, to, best_draw(obs, w, mem, temp, margin, em, card, to, s, a, c, h1))
 
 
 @jit(inline=True)
-def best_draw(obs, w, mem, temp, em, card, to, s, a, c, h1):
-    """The draw of best score after playing `card` to `to`: the deck, or a pile not just discarded on."""
+def best_draw(obs, w, mem, temp, margin, em, card, to, s, a, c, h1):
+    """The draw of best score after playing `card` to `to`: the deck, or a pile not just discarded on.
+    Gated (`margin` > 0): the reference draw (expert's where still legal, else the deck, as the
+    teacher's first candidate) unless another beats it by more than `margin`."""
     best = -1e300
     ties = 1
     draw = DRAW_DECK
+    want = DRAW_DECK if is_pass(em) else move_draw(em)
+    ref = DRAW_NONE
+    r_score = -1e300
     if deck_size(obs) > 0:
         candidate_features(obs, K_DECK, -1, s, c)
         set_expert(c, draw_is_expert(em, card, to, DRAW_DECK))
         best = score(w, a, c, h1) + gumbel(mem, temp)
+        ref = DRAW_DECK
+        r_score = best
     piles = nonempty_piles(obs)
     for q in range(suits(obs)):
         if (piles >> q) & 1 == 0 or (to == TO_DISCARD and suit_of(card) == q):
@@ -160,10 +189,15 @@ def best_draw(obs, w, mem, temp, em, card, to, s, a, c, h1):
         candidate_features(obs, K_PILE, pile_top(obs, q), s, c)
         set_expert(c, draw_is_expert(em, card, to, draw_pile(q)))
         v = score(w, a, c, h1) + gumbel(mem, temp)
+        if draw_pile(q) == want or ref == DRAW_NONE:
+            ref = draw_pile(q)
+            r_score = v
         take, ties = takes_lead(v, best, ties, mem)
         if take:
             best = v
             draw = draw_pile(q)
+    if margin > 0.0 and ref != DRAW_NONE and best - r_score <= margin:
+        return ref
     return draw
 
 
