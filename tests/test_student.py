@@ -71,6 +71,10 @@ def test_weights_are_read_by_name(tmp_path, monkeypatch):
 def test_shipped_weights_carry_the_command_that_made_them():
     w, meta = read_weights(weights_path("student"))
     assert w.shape == (N_WEIGHTS,) and meta["command"].startswith("lostcards iterate")
+    # the registered student plays them at the margin they were fitted, gated and measured at
+    assert "--loss gain" in meta["command"] and meta["settings"]["margin"] == student_pkg.SHIPPED_MARGIN
+    assert resolve("student").values == (0.0, student_pkg.SHIPPED_MARGIN)
+    assert resolve("student:margin=0").values == (0.0, 0.0)
 
 
 @pytest.mark.parametrize("damage", ["missing", "garbage", "short", "nan", "format"])

@@ -102,9 +102,10 @@ class Student(Policy):
 
 
 TEMP = Float(0.0, 0.0, 100.0, "softmax temperature (0: the best move)")
-MARGIN = Float(0.0, 0.0, 100.0, "points: play expert's move unless another move's score beats its score by "
-                                 "more than this (for weights fitted to the gains, --loss gain; 0: the "
-                                 "best-scoring move)")
+SHIPPED_MARGIN = 1.0      # the margin the shipped weights were gated and measured at (their file says so too)
+MARGIN = Float(SHIPPED_MARGIN, 0.0, 100.0, "points: play expert's move unless another move's score beats its "
+                                           "score by more than this (weights fitted to the gains, iterate --loss "
+                                           "gain); 0: the best-scoring move")
 DOC = ("a small network distilled from the policy-improvement step (expert iteration): it scores "
        "every legal move from the seat's features and the move's (docs/learned.md)")
 
@@ -122,10 +123,10 @@ def student_of(weights=None, name: str = "student", temp: float = 0.0, source: s
     return Student(name, student_policy, params, values, doc=DOC, weights=tuple(map(float, w)))
 
 
-STUDENT = dataclasses.replace(student_of(), compile_s=20.0, improvable=True, test_rounds=3_000)
+STUDENT = dataclasses.replace(student_of(margin=SHIPPED_MARGIN), compile_s=20.0, improvable=True, test_rounds=3_000)
 POLICIES = (STUDENT,)
 
-__all__ = ["C_DIM", "FORMAT", "H1", "H2", "LAYOUT", "N_WEIGHTS", "POLICIES", "S_DIM", "STUDENT",
+__all__ = ["C_DIM", "FORMAT", "H1", "H2", "LAYOUT", "N_WEIGHTS", "POLICIES", "S_DIM", "SHIPPED_MARGIN", "STUDENT",
            "Student", "load_weights", "read_weights",
            "student_of", "weights_path", "write_weights"]
 
