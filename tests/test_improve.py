@@ -62,15 +62,37 @@ def test_spec_parameters_and_any_base():
     assert p.spec == "improve:k=16,z=1.5,base=greedy"
     assert p.base.spec == "greedy"
     assert p.params[:6].tolist() == [16.0, 1.5, 0.0, 0.0, 0.0, 1.0]     # k, z, seconds, race, infer, base
-    assert p.params[6] == 0.0          # rules: none
-    assert p.params[9:].tolist() == resolve("greedy").params.tolist()
+    assert p.params[6] == 0.0 and p.params[7] == 0.0       # rules: none; prior: the base
+    assert p.params[10] == 11.0                           # the prior's values: the base's
+    assert p.params[11:].tolist() == resolve("greedy").params.tolist()
     assert IMPROVE.base is None and resolve("improve").params[:6].tolist() == [128.0, 2.0, 0.0, 0.0, 0.0, 0.0]
     q = improved("expert:invest=never", k=8, infer=0.25)
     assert q.params[4] == 0.25
-    assert q.name == "improve(expert:invest=never)" and q.params[9:].tolist() == resolve(
+    assert q.name == "improve(expert:invest=never)" and q.params[11:].tolist() == resolve(
         "expert:invest=never").params.tolist()
     with pytest.raises(PolicyError, match="k=600 is not allowed"):
         resolve("improve:k=600")
+
+
+def test_a_prior_is_the_incumbent_and_the_base_plays_out():
+    """prior=P: P's move is the one kept unless a challenger beats it (k < 2 or z huge: P's rounds,
+    exactly); its values follow the base's; the play-outs stay the base's."""
+    r = lostcards.rules("expeditions", players=2)
+    for spec in ("improve:k=0,prior=greedy", "improve:k=4,z=1000000,prior=greedy"):
+        assert play_records(r, spec, "expert", range(2), 4) == play_records(r, "greedy", "expert", range(2), 4)
+    p = resolve("improve:prior=greedy,base=random")
+    g, b = resolve("greedy").params, resolve("random").params
+    assert p.prior.spec == "greedy" and p.params[10] == 11 + b.size
+    assert p.params[11:11 + b.size].tolist() == b.tolist() and p.params[11 + b.size:].tolist() == g.tolist()
+    assert resolve("improve:prior=base").prior is None
+    q = improved("expert", k=4, prior="greedy")
+    assert q.name == "improve(expert, prior=greedy)" and q.params[10] == 11 + resolve("expert").params.size
+    info = play(r, "improve:k=4,prior=student", "expert", 2, 3, first=-1).round_info
+    assert (info[:, 2] >= 0).all()
+    assert (play_records(r, "expectimax:k=0,prior=greedy", "expert", range(2), 4)      # improve there
+            == play_records(r, "greedy", "expert", range(2), 4))
+    with pytest.raises(PolicyError, match="prior"):
+        resolve("improve:prior=nobody")
 
 
 def test_seconds_budget_is_a_cap():

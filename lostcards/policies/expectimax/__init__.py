@@ -11,7 +11,7 @@ from __future__ import annotations
 from lostcards.policies import Choice, Int, bases, resolve
 from lostcards.policies.expectimax.endgame import best_of, expectimax_policy
 from lostcards.policies.held import RuleSet
-from lostcards.policies.improve import OWN, Improved
+from lostcards.policies.improve import OWN, Improved, prior_choice
 
 PARAMETERS = {
     "deck": Int(3, 0, 4, "solitaire: the draw pile's size from which the exact expectation decides "
@@ -19,6 +19,7 @@ PARAMETERS = {
     **OWN,
     "base": Choice({b: i for i, b in enumerate(bases(first="expert"))}),
     "rules": RuleSet(),
+    "prior": prior_choice(),
 }
 EXPECTIMAX = Improved(
     "expectimax", expectimax_policy, PARAMETERS,

@@ -5,6 +5,8 @@ played out by expert for every seat from the same ``k`` determinizations of the
 hidden cards, beats it by ``z`` standard errors of the paired difference;
 ``race=2.5`` drops a candidate once it trails the best by 2.5 standard errors
 (``engine.improvement.raced``);
+``prior=student`` keeps the student's move (not the base's) unless a challenger
+beats it, the play-outs still the base's;
 ``rules=fund20`` holds its own candidate moves to move rules (``policies.held``)
 (``decision``: the procedure, improve's configuration of ``engine.improvement``'s step;
 ``engine.playouts``: the play-outs, shared with
@@ -35,21 +37,30 @@ class Improved(Policy):
     """improve(base): its own parameter values, the base's addresses, then the base's values."""
 
     base: Policy = None
+    prior: Policy = None          # the policy whose move is the incumbent (None: the base's)
 
     @property
     def params(self) -> np.ndarray:
         from lostcards.engine.intrinsics import decide_address, policy_address
         b = self.base if self.base is not None else resolve("expert")
-        at = np.array([policy_address(b.kernel), decide_address(b.kernel)], np.float64)
-        return np.concatenate([super().params, at, b.params])
+        from lostcards.policies.improve.decision import N_OWN
+        own = super().params
+        p = self.prior if self.prior is not None else b
+        at = np.array([policy_address(p.kernel), decide_address(b.kernel),      # the prior's values: after
+                       N_OWN + (b.params.size if self.prior is not None else 0)], np.float64)  # the base's
+        extra = [self.prior.params] if self.prior is not None else []
+        return np.concatenate([own, at, b.params, *extra])
 
     def with_params(self, text: str) -> "Improved":
         q = Policy.with_params(self, text)
-        base = self.base
+        base, prior = self.base, self.prior
         if "base" in self.parameters and len(self.parameters["base"]) > 1:
             want = self.parameters["base"].text(q.values[list(self.parameters).index("base")])
             base = resolve(want)
-        return dataclasses.replace(self, values=q.values, base=base)
+        if "prior" in self.parameters:
+            want = self.parameters["prior"].text(q.values[list(self.parameters).index("prior")])
+            prior = None if want == "base" else resolve(want)
+        return dataclasses.replace(self, values=q.values, base=base, prior=prior)
 
 
 # improve's own parameters, then its base (the bots that can be one, listed only now: a bot
@@ -67,21 +78,32 @@ OWN = {
                               "(a deal where the base would not have made it is kept with this "
                               "probability; 0: off, every deal uniform)"),
 }
+def prior_choice() -> Choice:
+    """``prior``, the policy whose move is the incumbent: the base itself, or another bot that can be
+    a base (the play-outs stay the base's)."""
+    return Choice({"base": 0, **{b: i + 1 for i, b in enumerate(bases(first="expert"))}})
+
+
 BASES = bases(first="expert")
-PARAMETERS = {**OWN, "base": Choice({b: i for i, b in enumerate(BASES)}), "rules": RuleSet()}
+PARAMETERS = {**OWN, "base": Choice({b: i for i, b in enumerate(BASES)}), "rules": RuleSet(),
+              "prior": prior_choice()}
 
 
 def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0, rules: int = 0,
-             race: float = 0.0, infer: float = 0.0) -> Improved:
+             race: float = 0.0, infer: float = 0.0, prior=None) -> Improved:
     """improve(base) for any numba Policy (or spec), with its parameter values (`rules`: a move rules
-    mask, ``engine.move_rules``), as a Policy."""
+    mask, ``engine.move_rules``; `prior`: the incumbent's policy, None for the base), as a Policy."""
     b = resolve(base)
-    if b.kernel is None:
-        raise PolicyError(f"improve needs a numba base policy; {b.spec!r} has none")
+    pr = resolve(prior) if prior is not None else None
+    for x in (b, pr):
+        if x is not None and x.kernel is None:
+            raise PolicyError(f"improve needs numba policies; {x.spec!r} has none")
     params = dict(PARAMETERS, base=Choice({b.spec: 0}))      # the base is fixed: one choice
-    return Improved(f"improve({b.spec})", improve_policy, params,
+    params.pop("prior")
+    return Improved(f"improve({b.spec})" if pr is None else f"improve({b.spec}, prior={pr.spec})", improve_policy,
+                    {**params, "prior": Choice({"base": 0} if pr is None else {pr.spec: 0})},
                     (float(k), float(z), float(seconds), float(race), float(infer), 0.0,
-                     float(rules)), doc=IMPROVE.doc, base=b)
+                     float(rules), 0.0), doc=IMPROVE.doc, base=b, prior=pr)
 
 
 IMPROVE = Improved(
@@ -91,4 +113,4 @@ IMPROVE = Improved(
     compile_s=20.0, slow=True)
 POLICIES = (IMPROVE,)
 
-__all__ = ["BASES", "IMPROVE", "OWN", "Improved", "PARAMETERS", "improved"]
+__all__ = ["BASES", "IMPROVE", "OWN", "Improved", "PARAMETERS", "improved", "prior_choice"]

@@ -2,7 +2,9 @@
 
 Per decision (docs/bots.md, "improve"):
 
-1. B decides from the seat's own observation and memory, as it would alone.
+1. B decides from the seat's own observation and memory, as it would alone
+   (``prior``: another policy decides instead; its move is "B's move" below,
+   and the play-outs stay B's).
 2. ``k`` determinizations of the hidden cards are dealt, consistent with what
    the seat has seen (``engine.playouts.deal_determinizations``), from a stream seeded
    by the seat's own stream words (read, not advanced, so B's later draws are
@@ -76,10 +78,11 @@ from lostcards.engine.playouts import deal_determinizations, play_outs, play_out
 from lostcards.engine.rng import seed_stream
 from lostcards.numba_cache import jit
 
-# parameter positions (declaration order in __init__.py), then the base's policy and decider
-# addresses (``engine.intrinsics``), then the base policy's own parameters
-P_K, P_Z, P_SECONDS, P_RACE, P_INFER, P_BASE, P_RULES, P_POLICY_AT, P_DECIDE_AT = range(9)
-N_OWN = 9
+# parameter positions (declaration order in __init__.py), then the prior's policy address and the
+# base's decider address (``engine.intrinsics``) and where the prior's values start, then the base
+# policy's own values (and the prior's, when it is not the base)
+P_K, P_Z, P_SECONDS, P_RACE, P_INFER, P_BASE, P_RULES, P_PRIOR, P_POLICY_AT, P_DECIDE_AT, P_PRIOR_AT = range(11)
+N_OWN = 11
 K_MAX = 512                        # determinizations a decision at most (the stack buffers' room)
 C_MAX = 48                         # candidates a decision at most (plays, discards, draws)
 SC_DISC = SEAT_MEM.count("scratch") - 2     # scratch words of the solitaire discards
@@ -123,6 +126,7 @@ def improve_move(obs, params, mem):
     race = params[P_RACE]
     infer = params[P_INFER]
     bparams = offset(params, N_OWN)
+    pparams = offset(params, np.int64(params[P_PRIOR_AT]))
     p = players(obs)
     sc = scratch(mem)
     seed = np.int64(mem[0] ^ (mem[1] << np.uint64(1)) ^ (mem[2] << np.uint64(2)) ^ mem[3])
@@ -131,9 +135,9 @@ def improve_move(obs, params, mem):
     for i in range(OBS_FIELDS):
         words[i] = obs[i]
     rules = np.int64(params[P_RULES])
-    bm = call_policy_at(np.int64(params[P_POLICY_AT]), words, bparams, mem)
+    bm = call_policy_at(np.int64(params[P_POLICY_AT]), words, pparams, mem)
     if rules != 0:
-        bm = hold(obs, words, rules, bm, np.int64(params[P_POLICY_AT]), bparams, mem)
+        bm = hold(obs, words, rules, bm, np.int64(params[P_POLICY_AT]), pparams, mem)
     m = bm
     if k >= 2:
         m = _search(obs, bparams, bm, k, z, race, infer, seconds, t_end, seed, sc,
