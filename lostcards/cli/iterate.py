@@ -53,8 +53,8 @@ from lostcards.errors import LostcardsError
                    "lostcards/policies/student/weights/student.npz).")
 @click.option("--ship-generation", type=Count(1, 1000), default=None,
               help="With --ship: that generation's weights, accepted or not (its gate goes with them).")
-def iterate(generations, seed, out, rules_text, rounds, other_rounds, shard, k, explore, temp, epochs, batch, lr, loss, margin,
-            keep, gate, reference, workers, ship_to, ship_generation):
+def iterate(generations, seed, out, rules_text, rounds, other_rounds, shard, k, explore, temp, epochs, batch, lr,
+            loss, margin, keep, gate, reference, workers, ship_to, ship_generation):
     """Expert iteration: improve around the student labels rounds, the student fits them, gated each generation."""
     from lostcards.training.loop import LoopSettings, ship
     from lostcards.training.loop import iterate as run
@@ -64,8 +64,9 @@ def iterate(generations, seed, out, rules_text, rounds, other_rounds, shard, k, 
                           reference=reference, workers=workers, loss=loss, margin=margin,
                           other_rounds=other_rounds)
         command = (f"lostcards iterate --generations {generations} --seed {seed} --rules {shlex.quote(rules_text)} "
-                   f"--rounds {rounds} --other-rounds {other_rounds} --shard {shard} --k {k} --explore {explore:g} --temp {temp:g} "
-                   f"--epochs {epochs} --batch {batch} --lr {lr:g} --loss {loss} --margin {margin:g} --keep {keep} --gate {gate} --reference {reference} "
+                   f"--rounds {rounds} --other-rounds {other_rounds} --shard {shard} --k {k} "
+                   f"--explore {explore:g} --temp {temp:g} --epochs {epochs} --batch {batch} --lr {lr:g} "
+                   f"--loss {loss} --margin {margin:g} --keep {keep} --gate {gate} --reference {reference} "
                    f"--out {shlex.quote(out)}")
         run(st, Path(out), command=command, say=lambda m: click.echo(m, err=True))
         if ship_to:

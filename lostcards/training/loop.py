@@ -191,7 +191,8 @@ def _generation(st: LoopSettings, tables, out: Path, state: dict, g: int, comman
     ref_s = time.perf_counter() - t0
     if accepted:
         state = {**state, "champion": name}
-    row = {"generation": g, "accepted": int(accepted), "champion": state["champion"], "teacher_rounds": sum(st.rounds_of(i) for i in range(len(tables))),
+    labelled = sum(map(st.rounds_of, range(len(tables))))
+    row = {"generation": g, "accepted": int(accepted), "champion": state["champion"], "teacher_rounds": labelled,
            "groups": rep["groups"],
            "vs_previous": gate["mean"] if gate else math.nan, "vs_previous_se": gate["se"] if gate else math.nan,
            "gate_deals": st.gate, "vs_expert": ref["mean"] if ref else math.nan,
