@@ -4,7 +4,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 YARDSTICK ?= ../shared/yardstick
-LADDER_BOTS ?= expert,improve,search:iterations=1000,greedy,random
+LADDER_BOTS ?= expert,improve,student,search:iterations=1000,greedy,random
 RULE_TWEAKS_ARGS ?= --depth-deals 100 --budgets 250,500,1000,2000,4000
 
 .PHONY: install lint test test-slow bench profile report ladder clean
