@@ -68,6 +68,20 @@ def test_weights_are_read_by_name(tmp_path, monkeypatch):
     assert np.array_equal(student_of(source="mine").params[-N_WEIGHTS:], w)
 
 
+def _suits_tied(w) -> bool:
+    """Whether the trunk's weights of every suit's block are the same (a suit-blind network)."""
+    from lostcards.policies.student.features import NS, SUIT_DIM
+    from lostcards.training.fit import split
+    ws = split(np.asarray(w, np.float64))["Ws"][:NS * SUIT_DIM].reshape(NS, SUIT_DIM, -1)
+    return bool(np.all(ws == ws[:1]))
+
+
+def test_the_shipped_network_is_suit_blind_by_construction():
+    """Its trunk weighs every suit's block alike (``fit.tie_suits``); untied weights are not."""
+    assert _suits_tied(load_weights("student"))
+    assert not _suits_tied(_noisy())
+
+
 def test_shipped_weights_carry_the_command_that_made_them():
     w, meta = read_weights(weights_path("student"))
     assert w.shape == (N_WEIGHTS,) and meta["command"].startswith("lostcards iterate")
@@ -218,6 +232,7 @@ def test_the_gain_fit_learns_the_gains_and_its_offline_guide_is_honest():
         assert num == pytest.approx(g[j], rel=1e-3, abs=1e-6)
     st = FitSettings(epochs=30, batch=64, lr=0.01, loss="gain", holdout=0.25)
     wf, rep = fit(groups, cands, settings=st, say=lambda m: None)
+    assert _suits_tied(wf)
     res = held_out_gains(wf, groups, cands, [1.0], st)
     mean, se, switched = res[1.0]
     has_good = np.add.reduceat(good.astype(int), np.arange(0, G * n, n)) > 0

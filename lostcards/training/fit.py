@@ -14,7 +14,8 @@ few epochs (more over-fits the noisy labels).  The network is the one the
 numba kernel evaluates (``policies.student.net``): here the same layers run
 on whole minibatches.  The start is the previous generation's weights, or
 small random weights with the expert flag's skip weight at ``EXPERT_PRIOR``
-(a student that starts by playing expert's move).
+(a student that starts by playing expert's move).  The trunk's weights are
+tied across suits (``tie_suits``, after every step), so the student is suit-blind.
 
 Every number comes from ``seed``; a fit on the same data gives the same
 weights on the same machine (numpy's sums may differ in the last bits
@@ -27,6 +28,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from lostcards.policies.student import C_DIM, H1, H2, LAYOUT, N_WEIGHTS, S_DIM
+from lostcards.policies.student.features import NS, SUIT_DIM
 
 EXPERT_PRIOR = 3.0
 LOSSES = ("soft", "gain")
@@ -61,8 +63,17 @@ def split(w: np.ndarray) -> dict:
     return out
 
 
+def tie_suits(w: np.ndarray) -> np.ndarray:
+    """The trunk's weights of each suit's block made the same for every suit (their mean), in place:
+    the information-set features then enter as a sum over suits, so no suit is favoured (a network
+    with a weight of its own per suit learns one, and plays it: tests/test_suit_symmetry.py)."""
+    ws = split(w)["Ws"][:NS * SUIT_DIM].reshape(NS, SUIT_DIM, H1)
+    ws[:] = ws.mean(axis=0, keepdims=True)
+    return w
+
+
 def initial(seed: int = 0) -> np.ndarray:
-    """Small random weights, the expert flag's skip weight at EXPERT_PRIOR."""
+    """Small random weights, tied across suits, the expert flag's skip weight at EXPERT_PRIOR."""
     rng = np.random.default_rng([seed, 1])
     w = np.zeros(N_WEIGHTS)
     p = split(w)
@@ -71,7 +82,7 @@ def initial(seed: int = 0) -> np.ndarray:
     p["W2"][:] = rng.normal(0, 1 / np.sqrt(H1), p["W2"].shape)
     p["w3"][:] = rng.normal(0, 0.1 / np.sqrt(H2), p["w3"].shape)
     p["v"][C_DIM - 1] = EXPERT_PRIOR
-    return w
+    return tie_suits(w)
 
 
 class Data:
@@ -251,7 +262,7 @@ def fit(groups, cands, init=None, settings: FitSettings = FitSettings(), say=pri
     hold, train = order[:n_hold], order[n_hold:]
     grad_of = ((lambda w_, idx, g=True: loss_grad(w_, data, idx, st.temp, st.reg, want_grad=g))
                if st.loss == "soft" else (lambda w_, idx, g=True: gain_loss_grad(w_, data, idx, want_grad=g)))
-    w = initial(st.seed) if init is None else np.array(init, np.float64)
+    w = initial(st.seed) if init is None else tie_suits(np.array(init, np.float64))
     m = np.zeros_like(w)
     v = np.zeros_like(w)
     b1, b2, eps = 0.9, 0.999, 1e-8
@@ -275,7 +286,7 @@ def fit(groups, cands, init=None, settings: FitSettings = FitSettings(), say=pri
             t += 1
             m = b1 * m + (1 - b1) * g
             v = b2 * v + (1 - b2) * g * g
-            w = w - st.lr * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + eps)
+            w = tie_suits(w - st.lr * (m / (1 - b1 ** t)) / (np.sqrt(v / (1 - b2 ** t)) + eps))
             tot += loss
             nb += 1
         hl, hc, ha = held()
