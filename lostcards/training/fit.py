@@ -27,8 +27,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from lostcards.policies.student import C_DIM, H1, H2, LAYOUT, N_WEIGHTS, S_DIM
-from lostcards.policies.student.features import NS, SUIT_DIM
+from lostcards.policies.student import C_DIM, H1, H2, LAYOUT, N_WEIGHTS, NS, S_DIM, SUIT_DIM
 
 EXPERT_PRIOR = 3.0
 LOSSES = ("soft", "gain")

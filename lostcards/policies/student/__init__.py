@@ -20,7 +20,7 @@ import numpy as np
 from lostcards.errors import PolicyError
 from lostcards.policies import Float, Policy
 from lostcards.policies.expert import EXPERT
-from lostcards.policies.student.features import C_DIM, S_DIM
+from lostcards.policies.student.features import C_DIM, NS, S_DIM, SUIT_DIM
 from lostcards.policies.student.net import H1, H2, LAYOUT, N_WEIGHTS, student_policy
 
 WEIGHTS_DIR = Path(__file__).resolve().parent / "weights"
@@ -126,7 +126,8 @@ def student_of(weights=None, name: str = "student", temp: float = 0.0, source: s
 STUDENT = dataclasses.replace(student_of(margin=SHIPPED_MARGIN), compile_s=20.0, improvable=True, test_rounds=3_000)
 POLICIES = (STUDENT,)
 
-__all__ = ["C_DIM", "FORMAT", "H1", "H2", "LAYOUT", "N_WEIGHTS", "POLICIES", "S_DIM", "SHIPPED_MARGIN", "STUDENT",
+__all__ = ["C_DIM", "FORMAT", "H1", "H2", "LAYOUT", "N_WEIGHTS", "NS", "POLICIES", "S_DIM", "SHIPPED_MARGIN", "STUDENT",
+           "SUIT_DIM",
            "Student", "load_weights", "read_weights",
            "student_of", "weights_path", "write_weights"]
 
