@@ -240,9 +240,10 @@ def held_out_gains(w, groups, cands, margins, settings) -> dict:
     return res
 
 
-def _split(data: Data, st) -> tuple[np.ndarray, np.ndarray]:
-    """(held-out groups, training groups), from the fit's seed."""
-    rng = np.random.default_rng([st.seed, 2])
+def _split(data: Data, st, rng=None) -> tuple[np.ndarray, np.ndarray]:
+    """(held-out groups, training groups), from the fit's seed (the fit's stream `rng`, which goes on
+    to order the minibatches; a new one from the seed if None)."""
+    rng = np.random.default_rng([st.seed, 2]) if rng is None else rng
     order = rng.permutation(len(data.n))
     n_hold = int(round(st.holdout * len(order))) if len(order) > 20 else 0
     return order[:n_hold], order[n_hold:]
@@ -256,9 +257,8 @@ def fit(groups, cands, init=None, settings: FitSettings = FitSettings(), say=pri
     st.check()
     data = Data(groups, cands).shrink(st.z)
     rng = np.random.default_rng([st.seed, 2])
-    order = rng.permutation(len(data.n))
-    n_hold = int(round(st.holdout * len(order))) if len(order) > 20 else 0
-    hold, train = order[:n_hold], order[n_hold:]
+    hold, train = _split(data, st, rng)
+    n_hold = len(hold)
     grad_of = ((lambda w_, idx, g=True: loss_grad(w_, data, idx, st.temp, st.reg, want_grad=g))
                if st.loss == "soft" else (lambda w_, idx, g=True: gain_loss_grad(w_, data, idx, want_grad=g)))
     w = initial(st.seed) if init is None else tie_suits(np.array(init, np.float64))
