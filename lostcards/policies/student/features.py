@@ -179,7 +179,9 @@ def set_expert(f, flag):
 
 @jit(inline=True)
 def expert_move(obs, eparams, mem):
-    """expert's move for this seat, on a copy of the seat's memory (its stream is not advanced)."""
+    """expert's move for this seat, on a copy of the seat's memory (its stream is not advanced): the
+    teacher's flag, the base then deciding on the stream as it stands (the student itself runs
+    expert on its own stream, net.student_move)."""
     m2 = stack_u64(MEM_WORDS)
     for i in range(MEM_WORDS):
         m2[i] = mem[i]

@@ -7,7 +7,8 @@ Per decision the information-set features ``s`` go once through the trunk
 expert flag among them).  The action of best score is taken, then (2 and 4
 players) the draw of best score after it: the same network scores both, the
 candidate's kind telling them apart; equal scores are broken at random from
-the seat's stream, so no suit is favoured.  ``temp`` > 0 samples instead
+the seat's stream (after expert's move for the flag has drawn its numbers from
+it), so no suit is favoured.  ``temp`` > 0 samples instead
 (Gumbel-max, from the seat's stream).  ``margin`` > 0 gates it: expert's
 action stays unless another's score beats it by more than ``margin``, and
 likewise the reference draw (for weights whose scores estimate the teacher's
@@ -49,7 +50,7 @@ from lostcards.engine.observation import (
 )
 from lostcards.engine.rng import gumbel, takes_lead
 from lostcards.numba_cache import jit
-from lostcards.policies.expert import EXPERT
+from lostcards.policies.expert import EXPERT, expert_policy
 from lostcards.policies.student.features import (
     C_DIM,
     K_DECK,
@@ -60,7 +61,6 @@ from lostcards.policies.student.features import (
     action_is_expert,
     candidate_features,
     draw_is_expert,
-    expert_move,
     info_features,
     set_expert,
 )
@@ -129,7 +129,10 @@ def student_move(obs, params, mem, s, a, c, h1):
     temp = params[P_TEMP]
     margin = params[P_MARGIN]
     w = offset(params, OFF_W)
-    em = expert_move(obs, offset(params, OFF_EXPERT), mem)
+    # expert's move on the seat's own stream, advancing it as expert does: the tie-breaks below then
+    # draw numbers expert's did not (on a copy they drew the same ones, and with 4 players their
+    # correlation favoured the low suits' discard piles: tests/test_suit_symmetry.py)
+    em = expert_policy(obs, offset(params, OFF_EXPERT), mem)
     info_features(obs, s)
     trunk(w, s, a)
     acc = legal_plays(obs)
