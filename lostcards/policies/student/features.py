@@ -105,7 +105,8 @@ def late(obs):
 
 @jit(inline=True)
 def info_features(obs, f):
-    """The S_DIM information-set features of the seat to move into f."""
+    """The S_DIM information-set features of the seat to move into f; returns the unseen cards (at
+    least one copy), which every candidate's features read too (computed once a decision)."""
     un, _ = unseen(obs)
     n = suits(obs)
     for s in range(NS):
@@ -126,13 +127,15 @@ def info_features(obs, f):
     g[5] = 1.0 if p == 4 else 0.0
     g[6] = obs.turn / 100.0
     g[7] = 1.0
+    return un
 
 
 @jit(inline=True)
-def candidate_features(obs, kind, card, s_info, f):
+def candidate_features(obs, kind, card, s_info, un, f):
     """The C_DIM features of a candidate, the expert flag left 0 (``set_expert``): an action
     (kind K_PLAY / K_DISCARD of `card`) or a draw (K_DECK with `card` -1, K_PILE with `card` the
-    pile's top); `s_info` the info features (the card's suit block is reused)."""
+    pile's top); `s_info` the info features (the card's suit block is reused), `un` the unseen
+    cards ``info_features`` returned."""
     for i in range(C_DIM):
         f[i] = 0.0
     f[kind] = 1.0
@@ -155,7 +158,6 @@ def candidate_features(obs, kind, card, s_info, f):
             top = highest(ex & NUMBERS) if ex & NUMBERS else 2
             skip = ((1 << sl) - 1) & ~((2 << top) - 1) & NUMBERS
             f[o + 1] = popcount(lane(hand_cards(obs), s) & skip) / 4.0
-            un, _ = unseen(obs)
             f[o + 2] = lane_sum(lane(un, s) & skip) / 10.0
     f[o + 3] = 1.0 if (accepts(obs, sd, s) >> sl) & 1 == 0 else 0.0
     if players(obs) > 1:

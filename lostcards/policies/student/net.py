@@ -97,8 +97,10 @@ def trunk(w, s, a):
 
 
 @jit(inline=True)
-def score(w, a, c, h1):
-    """One candidate's score from the trunk `a` and its features `c` (`h1`: scratch, H1 floats)."""
+def score(w, a, c, h1, h2):
+    """One candidate's score from the trunk `a` and its features `c` (`h1`, `h2`: scratch, H1 and H2
+    floats).  The second layer runs over h1's positive units only, each adding its row of W2 (stored
+    unit-major: a contiguous row), so each h2 unit sums in the same order as a dot product would."""
     for h in range(H1):
         h1[h] = a[h]
     out = 0.0
@@ -109,23 +111,23 @@ def score(w, a, c, h1):
             row = O_WC + i * H1
             for h in range(H1):
                 h1[h] += x * w[row + h]
-    for h in range(H1):
-        if h1[h] < 0.0:
-            h1[h] = 0.0
     for j in range(H2):
-        t = w[O_B2 + j]
-        for h in range(H1):
-            t += h1[h] * w[O_W2 + h * H2 + j]
-        if t > 0.0:
-            out += t * w[O_W3 + j]
+        h2[j] = w[O_B2 + j]
+    for h in range(H1):
+        x = h1[h]
+        if x > 0.0:                # relu: a unit at or below 0 adds nothing
+            row = O_W2 + h * H2
+            for j in range(H2):
+                h2[j] += x * w[row + j]
+    for j in range(H2):
+        if h2[j] > 0.0:
+            out += h2[j] * w[O_W3 + j]
     return out
 
 
-
-
 @jit(inline=True)
-def student_move(obs, params, mem, s, a, c, h1):
-    """The student's move (module docstring); s, a, c, h1: scratch of S_DIM, H1, C_DIM, H1 floats."""
+def student_move(obs, params, mem, s, a, c, h1, h2):
+    """The student's move (module docstring); s, a, c, h1, h2: scratch of S_DIM, H1, C_DIM, H1, H2 floats."""
     temp = params[P_TEMP]
     margin = params[P_MARGIN]
     w = offset(params, OFF_W)
@@ -133,7 +135,7 @@ def student_move(obs, params, mem, s, a, c, h1):
     # draw numbers expert's did not (on a copy they drew the same ones, and with 4 players their
     # correlation favoured the low suits' discard piles: tests/test_suit_symmetry.py)
     em = expert_policy(obs, offset(params, OFF_EXPERT), mem)
-    info_features(obs, s)
+    un = info_features(obs, s)
     trunk(w, s, a)
     acc = legal_plays(obs)
     rest = hand_cards(obs)
@@ -149,10 +151,10 @@ def student_move(obs, params, mem, s, a, c, h1):
             if kind == K_PLAY and not has(acc, x):
                 continue
             t = TO_EXPEDITION if kind == K_PLAY else TO_DISCARD
-            candidate_features(obs, kind, x, s, c)
+            candidate_features(obs, kind, x, s, un, c)
             flag = action_is_expert(em, x, t)
             set_expert(c, flag)
-            v = score(w, a, c, h1) + gumbel(mem, temp)
+            v = score(w, a, c, h1, h2) + gumbel(mem, temp)
             if flag:
                 e_score = v
             take, ties = takes_lead(v, best, ties, mem)
@@ -165,11 +167,11 @@ def student_move(obs, params, mem, s, a, c, h1):
         to = move_to(em)
     if players(obs) == 1:
         return make_play(card, to, DRAW_NONE)
-    return make_play(card, to, best_draw(obs, w, mem, temp, margin, em, card, to, s, a, c, h1))
+    return make_play(card, to, best_draw(obs, w, mem, temp, margin, em, card, to, s, un, a, c, h1, h2))
 
 
 @jit(inline=True)
-def best_draw(obs, w, mem, temp, margin, em, card, to, s, a, c, h1):
+def best_draw(obs, w, mem, temp, margin, em, card, to, s, un, a, c, h1, h2):
     """The draw of best score after playing `card` to `to`: the deck, or a pile not just discarded on.
     Gated (`margin` > 0): the reference draw (expert's where still legal, else the deck, as the
     teacher's first candidate) unless another beats it by more than `margin`."""
@@ -180,18 +182,18 @@ def best_draw(obs, w, mem, temp, margin, em, card, to, s, a, c, h1):
     ref = DRAW_NONE
     r_score = -1e300
     if deck_size(obs) > 0:
-        candidate_features(obs, K_DECK, -1, s, c)
+        candidate_features(obs, K_DECK, -1, s, un, c)
         set_expert(c, draw_is_expert(em, card, to, DRAW_DECK))
-        best = score(w, a, c, h1) + gumbel(mem, temp)
+        best = score(w, a, c, h1, h2) + gumbel(mem, temp)
         ref = DRAW_DECK
         r_score = best
     piles = nonempty_piles(obs)
     for q in range(suits(obs)):
         if (piles >> q) & 1 == 0 or (to == TO_DISCARD and suit_of(card) == q):
             continue
-        candidate_features(obs, K_PILE, pile_top(obs, q), s, c)
+        candidate_features(obs, K_PILE, pile_top(obs, q), s, un, c)
         set_expert(c, draw_is_expert(em, card, to, draw_pile(q)))
-        v = score(w, a, c, h1) + gumbel(mem, temp)
+        v = score(w, a, c, h1, h2) + gumbel(mem, temp)
         if draw_pile(q) == want or ref == DRAW_NONE:
             ref = draw_pile(q)
             r_score = v
@@ -211,4 +213,5 @@ def student_policy(obs, params, mem):
     a = stack_floats(H1)
     c = stack_floats(C_DIM)
     h1 = stack_floats(H1)
-    return student_move(obs, params, mem, s, a, c, h1)
+    h2 = stack_floats(H2)
+    return student_move(obs, params, mem, s, a, c, h1, h2)

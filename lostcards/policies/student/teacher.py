@@ -250,7 +250,7 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
             if err != 0:
                 break
             continue
-        info_features(obs, s)
+        un = info_features(obs, s)
         # ---- the action candidates: the base's move first
         n_deck = deck_size(obs)
         bcard = move_card(bm)
@@ -274,7 +274,7 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
             x = move_card(cand[j])
             t = move_to(cand[j])
             f = offset(feats, j * C_DIM)
-            candidate_features(obs, K_PLAY if t == TO_EXPEDITION else K_DISCARD, x, s, f)
+            candidate_features(obs, K_PLAY if t == TO_EXPEDITION else K_DISCARD, x, s, un, f)
             set_expert(f, action_is_expert(em, x, t))
         stream = r * STREAM_ROUND + 2 * obs.turn
         seed_stream(rng, seed, r * STREAM_ROUND + obs.turn, DET_STREAM)
@@ -311,9 +311,9 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
                     d = move_draw(cand[j])
                     f = offset(feats, j * C_DIM)
                     if d == DRAW_DECK:
-                        candidate_features(obs, K_DECK, -1, s, f)
+                        candidate_features(obs, K_DECK, -1, s, un, f)
                     else:
-                        candidate_features(obs, K_PILE, pile_top(obs, d - 1), s, f)
+                        candidate_features(obs, K_PILE, pile_top(obs, d - 1), s, un, f)
                     set_expert(f, draw_is_expert(em, card, to, d))
                 play_outs(obs, dets, k, cand, n, pst, pmem, one, vals, seed, stream + 1, dec_at, bp)
                 _gains(vals, k, n, gain, se)
