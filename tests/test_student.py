@@ -314,3 +314,29 @@ def test_a_gated_student_keeps_experts_move_below_its_margin():
         assert (diff > n // 2) if switched else diff == 0, (margin, n, diff)
     noisy = np.asarray(student_of(_noisy(), margin=100.0).params, np.float64)
     assert _agreement(rb, 4, 20, noisy, epar, mem, work)[1] == 0
+
+
+def test_a_run_started_from_a_students_weights(tmp_path):
+    """--init: generation 0's champion is a weights file, copied into the run, its teacher improve
+    around it; the file is part of the run's identity (by its weights, not its path)."""
+    from lostcards.training.loop import INIT, LoopSettings, iterate, ship
+    w0 = initial(3)
+    write_weights(tmp_path / "w0.npz", w0, {"settings": {"margin": 0.5}})
+    st = LoopSettings(generations=1, rounds=2, shard=1, k=4, epochs=1, gate=100, reference=0, loss="gain",
+                      margin=0.5, init=str(tmp_path / "w0.npz"))
+    lines = []
+    state = iterate(st, tmp_path / "run", command="test", say=lines.append)
+    assert np.array_equal(read_weights(tmp_path / "run" / INIT)[0], w0)
+    assert any(f"improve(base={INIT})" in m for m in lines)
+    assert state["identity"]["init"] and len(state["rows"]) == 1
+    if state["champion"] == INIT:
+        with pytest.raises(LostcardsError, match="nothing to ship"):
+            ship(tmp_path / "run", tmp_path / "s.npz")
+    write_weights(tmp_path / "w1.npz", initial(4), {"settings": {"margin": 0.5}})
+    with pytest.raises(LostcardsError, match="another iterate run"):
+        iterate(LoopSettings(**{**st.__dict__, "init": str(tmp_path / "w1.npz")}), tmp_path / "run",
+                say=lambda m: None)
+    (tmp_path / "bad.npz").write_bytes(b"not a weights file")
+    with pytest.raises(PolicyError, match="corrupt or foreign"):
+        iterate(LoopSettings(init=str(tmp_path / "bad.npz")), tmp_path / "other", say=lambda m: None)
+    assert not (tmp_path / "other").exists()

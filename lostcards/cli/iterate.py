@@ -48,13 +48,16 @@ from lostcards.errors import LostcardsError
               help="Duplicate deals against expert each generation (the learning curve only).")
 @click.option("--workers", type=Count(1, 1024), default=1, show_default=True,
               help="Processes labelling the teacher's shards (the labels are the same whatever the number).")
+@click.option("--init", "init", type=click.Path(dir_okay=False), default=None,
+              help="A student weights file (e.g. the package's) as generation 0's champion, so the first "
+                   "teacher is improve around it (default: expert).")
 @click.option("--ship", "ship_to", type=click.Path(dir_okay=False), default=None,
               help="At the end, write the champion's weights to this file (the package's: "
                    "lostcards/policies/student/weights/student.npz).")
 @click.option("--ship-generation", type=Count(1, 1000), default=None,
               help="With --ship: that generation's weights, accepted or not (its gate goes with them).")
 def iterate(generations, seed, out, rules_text, rounds, other_rounds, shard, k, explore, temp, epochs, batch, lr,
-            loss, margin, keep, gate, reference, workers, ship_to, ship_generation):
+            loss, margin, keep, gate, reference, workers, init, ship_to, ship_generation):
     """Expert iteration: improve around the student labels rounds, the student fits them, gated each generation."""
     from lostcards.training.loop import LoopSettings, ship
     from lostcards.training.loop import iterate as run
@@ -62,12 +65,12 @@ def iterate(generations, seed, out, rules_text, rounds, other_rounds, shard, k, 
         st = LoopSettings(generations=generations, rules=rules_text, seed=seed, rounds=rounds, shard=shard, k=k,
                           explore=explore, temp=temp, epochs=epochs, batch=batch, lr=lr, keep=keep, gate=gate,
                           reference=reference, workers=workers, loss=loss, margin=margin,
-                          other_rounds=other_rounds)
+                          other_rounds=other_rounds, init=init or "")
         command = (f"lostcards iterate --generations {generations} --seed {seed} --rules {shlex.quote(rules_text)} "
                    f"--rounds {rounds} --other-rounds {other_rounds} --shard {shard} --k {k} "
                    f"--explore {explore:g} --temp {temp:g} --epochs {epochs} --batch {batch} --lr {lr:g} "
                    f"--loss {loss} --margin {margin:g} --keep {keep} --gate {gate} --reference {reference} "
-                   f"--out {shlex.quote(out)}")
+                   f"--out {shlex.quote(out)}" + (f" --init {shlex.quote(init)}" if init else ""))
         run(st, Path(out), command=command, say=lambda m: click.echo(m, err=True))
         if ship_to:
             cmd = command + f" --ship {shlex.quote(ship_to)}" + (

@@ -2,8 +2,9 @@
 
 Generation g (from 1):
 
-1. *teach*: improve around the champion (expert for g = 1, then the last
-   accepted student), played out by the champion, plays ``rounds`` fresh
+1. *teach*: improve around the champion (expert for g = 1, or the weights
+   ``init`` names, kept as ``gen-000.npz``; then the last accepted student),
+   played out by the champion, plays ``rounds`` fresh
    rounds of each table in ``rules`` (one or more, comma-separated) and labels
    every choice (``teacher``; seed ``seed * 1000 + g``; the first table's
    shards in ``teacher-GGG``, another's in ``teacher-GGG-PRESET-P``);
@@ -28,6 +29,7 @@ kept, a generation's teacher shards are kept as they finish.
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
 import math
 import time
@@ -42,6 +44,7 @@ from lostcards.training.teacher import TeacherSettings, read_shards, write_shard
 
 Z_GATE = 1.645
 STATE = "iterate.json"
+INIT = "gen-000.npz"         # the initial champion (``init``), copied into the run
 CURVE_HEAD = ["generation", "accepted", "champion", "teacher_rounds", "groups", "vs_previous", "vs_previous_se",
               "gate_deals", "vs_expert", "vs_expert_se", "reference_deals", "held_out_agreement",
               "teach_s", "teach_cpu_s", "fit_s", "gate_s", "reference_s"]
@@ -68,16 +71,20 @@ class LoopSettings:
     loss: str = "soft"          # the fit's loss (``fit.LOSSES``)
     margin: float = 0.0         # the students' gate (points; 0: the best-scoring move)
     other_rounds: int = 0       # teacher rounds of each table after the first (0: ``rounds``)
+    init: str = ""              # a student weights file: generation 0's champion (""; expert)
 
     def identity(self) -> dict:
-        """What decides the results (not how many generations, nor the workers; loss and margin only
-        and other_rounds only when not the defaults, so a run from before they existed still resumes)."""
+        """What decides the results (not how many generations, nor the workers; loss, margin,
+        other_rounds and init only when not the defaults, so a run from before they existed still
+        resumes; init by its weights' digest, not its path)."""
         d = asdict(self)
         d.pop("generations")
         d.pop("workers")
-        for key, default in (("loss", "soft"), ("margin", 0.0), ("other_rounds", 0)):
+        for key, default in (("loss", "soft"), ("margin", 0.0), ("other_rounds", 0), ("init", "")):
             if d[key] == default:
                 d.pop(key)
+        if self.init:
+            d["init"] = hashlib.sha256(read_weights(self.init)[0].tobytes()).hexdigest()[:16]
         return d
 
     def rounds_of(self, i: int) -> int:
@@ -130,14 +137,15 @@ def iterate(settings: LoopSettings, out, command: str = "", say=print) -> dict:
     rules = st.tables()
     if st.loss not in LOSSES:
         raise LostcardsError(f"--loss {st.loss!r} is not allowed: one of {', '.join(LOSSES)}")
+    identity = st.identity()            # reads init's weights: a bad file is refused before the folder exists
     out.mkdir(parents=True, exist_ok=True)
     with DirLock(out):
         path = out / STATE
         if path.is_file():
             state = json.loads(path.read_text())
-            if state.get("identity") != st.identity():
+            if state.get("identity") != identity:
                 old = state.get("identity", {})
-                diff = ", ".join(f"{k}={old.get(k)!r} -> {v!r}" for k, v in st.identity().items()
+                diff = ", ".join(f"{k}={old.get(k)!r} -> {v!r}" for k, v in identity.items()
                                  if old.get(k) != v)
                 raise LostcardsError(f"{out} holds another iterate run ({diff or 'a foreign state file'}): "
                                      "give another --out, or the same settings to resume it")
@@ -145,8 +153,13 @@ def iterate(settings: LoopSettings, out, command: str = "", say=print) -> dict:
         elif any(out.iterdir()) and not all(p.name == ".lock" for p in out.iterdir()):
             raise LostcardsError(f"{out} holds files of something else: give an empty or new --out")
         else:
-            state = {"format": "lostcards-iterate/1", "command": command, "identity": st.identity(),
+            state = {"format": "lostcards-iterate/1", "command": command, "identity": identity,
                      "champion": "expert", "rows": []}
+            if st.init:
+                w0, meta0 = read_weights(st.init)
+                write_weights(out / INIT, w0, {**{k: v for k, v in meta0.items() if k != "format"},
+                                               "initial_champion_from": str(st.init)})
+                state["champion"] = INIT
             _save_json(path, state)
         for g in range(len(state["rows"]) + 1, st.generations + 1):
             state = _generation(st, rules, out, state, g, command, say)
@@ -248,7 +261,7 @@ def ship(out, dest, command: str = "", generation: int | None = None) -> Path:
         if not rows:
             raise LostcardsError(f"{out}: generation {generation} has not run (done: {len(state['rows'])})")
         name, gate = f"gen-{generation:03d}.npz", rows[0]
-    elif state["champion"] == "expert":
+    elif state["champion"] in ("expert", INIT):
         raise LostcardsError(f"{out}: no generation was accepted; nothing to ship")
     else:
         name = state["champion"]
