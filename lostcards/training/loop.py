@@ -192,7 +192,7 @@ def _generation(st: LoopSettings, tables, out: Path, state: dict, g: int, comman
     fit_s = time.perf_counter() - t0
     name = f"gen-{g:03d}.npz"
     write_weights(out / name, w, {"command": command, "generation": g, "teacher_base": state["champion"],
-                                  "settings": {**st.identity(), "loss": st.loss, "margin": st.margin,
+                                  "settings": {**state["identity"], "loss": st.loss, "margin": st.margin,
                                                "other_rounds": st.other_rounds}, "fit": rep})
     cand = student_of(w, name=f"student-gen-{g:03d}", margin=st.margin)
     t0 = time.perf_counter()
