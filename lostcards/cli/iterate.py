@@ -1,4 +1,4 @@
-"""`lostcards iterate`: expert iteration for the `student` policy (docs/learned.md)."""
+"""`lostcards iterate`: expert iteration for a network policy, `student` or `learned` (docs/learned.md)."""
 from __future__ import annotations
 
 import shlex
@@ -38,7 +38,7 @@ from lostcards.errors import LostcardsError
               help="The fit: soft (cross-entropy to softmax(shrunk gains / temp)) or gain (the scores "
                    "regressed on the gains, for a student gated by --margin).")
 @click.option("--margin", type=Number(0, 100), default=0.0, show_default=True,
-              help="Points: the students play expert's move unless another's score beats it by more "
+              help="Points: the networks play their reference's move unless another's score beats it by more "
                    "(0: the best-scoring move).")
 @click.option("--keep", type=Count(1, 100), default=3, show_default=True,
               help="Generations of labels a fit uses (the last ones).")
@@ -48,29 +48,33 @@ from lostcards.errors import LostcardsError
               help="Duplicate deals against expert each generation (the learning curve only).")
 @click.option("--workers", type=Count(1, 1024), default=1, show_default=True,
               help="Processes labelling the teacher's shards (the labels are the same whatever the number).")
+@click.option("--line", type=click.Choice(["student", "learned"]), default="student", show_default=True,
+              help="student: from expert, expert's move its reference; learned: from the self-play blueprint, "
+                   "the blueprint's move its reference (expert never a base, a feature or a gate).")
 @click.option("--init", "init", type=click.Path(dir_okay=False), default=None,
-              help="A student weights file (e.g. the package's) as generation 0's champion, so the first "
-                   "teacher is improve around it (default: expert).")
+              help="A network weights file of the line (e.g. the package's) as generation 0's champion, so the "
+                   "first teacher is improve around it (default: the line's start, expert or blueprint).")
 @click.option("--ship", "ship_to", type=click.Path(dir_okay=False), default=None,
               help="At the end, write the champion's weights to this file (the package's: "
-                   "lostcards/policies/student/weights/student.npz).")
+                   "lostcards/policies/student/weights/student.npz, lostcards/policies/learned/weights/learned.npz).")
 @click.option("--ship-generation", type=Count(1, 1000), default=None,
               help="With --ship: that generation's weights, accepted or not (its gate goes with them).")
 def iterate(generations, seed, out, rules_text, rounds, other_rounds, shard, k, explore, temp, epochs, batch, lr,
-            loss, margin, keep, gate, reference, workers, init, ship_to, ship_generation):
-    """Expert iteration: improve around the student labels rounds, the student fits them, gated each generation."""
+            loss, margin, keep, gate, reference, workers, line, init, ship_to, ship_generation):
+    """Expert iteration: improve around the network labels rounds, the network fits them, gated each generation."""
     from lostcards.training.loop import LoopSettings, ship
     from lostcards.training.loop import iterate as run
     try:
         st = LoopSettings(generations=generations, rules=rules_text, seed=seed, rounds=rounds, shard=shard, k=k,
                           explore=explore, temp=temp, epochs=epochs, batch=batch, lr=lr, keep=keep, gate=gate,
                           reference=reference, workers=workers, loss=loss, margin=margin,
-                          other_rounds=other_rounds, init=init or "")
+                          other_rounds=other_rounds, init=init or "", line=line)
         command = (f"lostcards iterate --generations {generations} --seed {seed} --rules {shlex.quote(rules_text)} "
                    f"--rounds {rounds} --other-rounds {other_rounds} --shard {shard} --k {k} "
                    f"--explore {explore:g} --temp {temp:g} --epochs {epochs} --batch {batch} --lr {lr:g} "
                    f"--loss {loss} --margin {margin:g} --keep {keep} --gate {gate} --reference {reference} "
-                   f"--out {shlex.quote(out)}" + (f" --init {shlex.quote(init)}" if init else ""))
+                   f"--out {shlex.quote(out)}" + (f" --line {line}" if line != "student" else "")
+                   + (f" --init {shlex.quote(init)}" if init else ""))
         run(st, Path(out), command=command, say=lambda m: click.echo(m, err=True))
         if ship_to:
             cmd = command + f" --ship {shlex.quote(ship_to)}" + (

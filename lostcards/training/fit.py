@@ -1,4 +1,4 @@
-"""The student's weights from the teacher's labels, with numpy.
+"""A network policy's weights (``student``, ``learned``) from the teacher's labels, with numpy.
 
 Per labelled choice (a *group* of candidates) the targets are the gains
 less ``z`` standard errors (the base's move, candidate 0, keeps 0): the
@@ -11,10 +11,10 @@ candidates' scores, plus ``reg`` x the squared difference between the
 centred scores and the centred targets / ``temp`` (a small regression that
 keeps the scores on the gains' scale).  Adam, minibatches of groups,
 few epochs (more over-fits the noisy labels).  The network is the one the
-numba kernel evaluates (``policies.student.net``): here the same layers run
+numba kernel evaluates (``policies.network.scorer``): here the same layers run
 on whole minibatches.  The start is the previous generation's weights, or
-small random weights with the expert flag's skip weight at ``EXPERT_PRIOR``
-(a student that starts by playing expert's move).  The trunk's weights are
+small random weights with the reference flag's skip weight at ``REFERENCE_PRIOR``
+(a network that starts by playing its reference policy's move).  The trunk's weights are
 tied across suits (``tie_suits``, after every step), so the student is suit-blind.
 
 Every number comes from ``seed``; a fit on the same data gives the same
@@ -27,9 +27,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from lostcards.policies.student import C_DIM, H1, H2, LAYOUT, N_WEIGHTS, NS, S_DIM, SUIT_DIM
+from lostcards.policies.network import C_DIM, H1, H2, LAYOUT, N_WEIGHTS, NS, S_DIM, SUIT_DIM
 
-EXPERT_PRIOR = 3.0
+REFERENCE_PRIOR = 3.0
 LOSSES = ("soft", "gain")
 CLIP = 10.0                    # points: the regression sees centred targets within +-CLIP
 
@@ -72,7 +72,7 @@ def tie_suits(w: np.ndarray) -> np.ndarray:
 
 
 def initial(seed: int = 0) -> np.ndarray:
-    """Small random weights, tied across suits, the expert flag's skip weight at EXPERT_PRIOR."""
+    """Small random weights, tied across suits, the reference flag's skip weight at REFERENCE_PRIOR."""
     rng = np.random.default_rng([seed, 1])
     w = np.zeros(N_WEIGHTS)
     p = split(w)
@@ -80,7 +80,7 @@ def initial(seed: int = 0) -> np.ndarray:
     p["Wc"][:] = rng.normal(0, 1 / np.sqrt(C_DIM), p["Wc"].shape)
     p["W2"][:] = rng.normal(0, 1 / np.sqrt(H1), p["W2"].shape)
     p["w3"][:] = rng.normal(0, 0.1 / np.sqrt(H2), p["w3"].shape)
-    p["v"][C_DIM - 1] = EXPERT_PRIOR
+    p["v"][C_DIM - 1] = REFERENCE_PRIOR
     return tie_suits(w)
 
 

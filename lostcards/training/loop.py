@@ -1,24 +1,30 @@
-"""Expert iteration: teacher_g = improve(champion) labels rounds, the student fits them, a gate decides.
+"""Expert iteration: teacher_g = improve(champion) labels rounds, a network fits them, a gate decides.
+
+A *line* (``LINES``) says which network policy: ``student`` starts from
+expert and uses expert's move as the networks' reference; ``learned`` starts
+from the self-play blueprint and uses the blueprint's move, so expert is never
+a base, a feature or a gate of it (only, with ``reference`` deals, the bot
+its learning curve is drawn against).
 
 Generation g (from 1):
 
-1. *teach*: improve around the champion (expert for g = 1, or the weights
-   ``init`` names, kept as ``gen-000.npz``; then the last accepted student),
-   played out by the champion, plays ``rounds`` fresh
+1. *teach*: improve around the champion (the line's start for g = 1, or the
+   weights ``init`` names, kept as ``gen-000.npz``; then the last accepted
+   network), played out by the champion, plays ``rounds`` fresh
    rounds of each table in ``rules`` (one or more, comma-separated) and labels
    every choice (``teacher``; seed ``seed * 1000 + g``; the first table's
    shards in ``teacher-GGG``, another's in ``teacher-GGG-PRESET-P``);
-2. *fit*: the student's weights from the last ``keep`` generations' labels
+2. *fit*: the network's weights from the last ``keep`` generations' labels
    of every table (``fit``, with its ``loss``), starting from the champion's
    weights;
-3. *gate*: the new student (gated by ``margin``, ``policies.student.net``)
+3. *gate*: the new network (gated by ``margin``, ``policies.network.scorer``)
    against the champion on ``gate`` duplicate deals of the first table
    (seed ``seed * 1000 + 500 + g``); it becomes the champion only when its
    mean margin's one-sided 95% lower bound (mean - 1.645 se) is above 0.
    The gate never looks at the offline loss;
-4. *reference*: the new student against expert on ``reference`` duplicate
+4. *reference*: the new network against expert on ``reference`` duplicate
    deals of the first table (seed ``seed * 1000 + 900 + g``), for the
-   learning curve only.
+   learning curve only (0 deals: expert is not played at all).
 
 Each step's wall and CPU seconds go to ``curve.csv`` (one row a generation)
 with the margins; ``curve.png`` draws them.  The run claims its folder
@@ -30,6 +36,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import importlib
 import json
 import math
 import time
@@ -37,7 +44,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from lostcards.errors import LostcardsError
-from lostcards.policies.student import read_weights, student_of, write_weights
+from lostcards.policies.network import read_weights, write_weights
 from lostcards.training.fit import LOSSES, FitSettings, fit
 from lostcards.training.measure import margin
 from lostcards.training.teacher import TeacherSettings, read_shards, write_shards
@@ -48,6 +55,24 @@ INIT = "gen-000.npz"         # the initial champion (``init``), copied into the 
 CURVE_HEAD = ["generation", "accepted", "champion", "teacher_rounds", "groups", "vs_previous", "vs_previous_se",
               "gate_deals", "vs_expert", "vs_expert_se", "reference_deals", "held_out_agreement",
               "teach_s", "teach_cpu_s", "fit_s", "gate_s", "reference_s"]
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line of network policies: where it starts, its networks' reference policy, how one is made."""
+
+    name: str
+    start: str            # generation 0's champion (a registered bot) unless ``init``
+    reference: str        # the networks' reference policy (a registered bot): a feature and the gate's move
+    maker: str            # "module:function": (weights, name=, margin=) -> the network Policy
+
+    def policy(self, weights, name: str, margin: float):
+        mod, _, fn = self.maker.partition(":")
+        return getattr(importlib.import_module(mod), fn)(weights, name=name, margin=margin)
+
+
+LINES = {"student": Line("student", "expert", "expert", "lostcards.policies.student:student_of"),
+         "learned": Line("learned", "blueprint", "blueprint", "lostcards.policies.learned:learned_of")}
 
 
 @dataclass(frozen=True)
@@ -69,9 +94,10 @@ class LoopSettings:
     reference: int = 1000
     workers: int = 1
     loss: str = "soft"          # the fit's loss (``fit.LOSSES``)
-    margin: float = 0.0         # the students' gate (points; 0: the best-scoring move)
+    margin: float = 0.0         # the networks' gate (points; 0: the best-scoring move)
     other_rounds: int = 0       # teacher rounds of each table after the first (0: ``rounds``)
-    init: str = ""              # a student weights file: generation 0's champion (""; expert)
+    init: str = ""              # a network weights file: generation 0's champion (""; the line's start)
+    line: str = "student"       # ``LINES``
 
     def identity(self) -> dict:
         """What decides the results (not how many generations, nor the workers; loss, margin,
@@ -80,12 +106,18 @@ class LoopSettings:
         d = asdict(self)
         d.pop("generations")
         d.pop("workers")
-        for key, default in (("loss", "soft"), ("margin", 0.0), ("other_rounds", 0), ("init", "")):
+        for key, default in (("loss", "soft"), ("margin", 0.0), ("other_rounds", 0), ("init", ""),
+                             ("line", "student")):
             if d[key] == default:
                 d.pop(key)
         if self.init:
             d["init"] = hashlib.sha256(read_weights(self.init)[0].tobytes()).hexdigest()[:16]
         return d
+
+    def the_line(self) -> Line:
+        if self.line not in LINES:
+            raise LostcardsError(f"--line {self.line!r} is not allowed: one of {', '.join(LINES)}")
+        return LINES[self.line]
 
     def rounds_of(self, i: int) -> int:
         """Teacher rounds of table i."""
@@ -121,12 +153,12 @@ def _save_json(path: Path, data) -> None:
     tmp.replace(path)
 
 
-def champion_policy(out: Path, state: dict):
+def champion_policy(out: Path, state: dict, line: Line):
     name = state["champion"]
-    if name == "expert":
-        return "expert", None
+    if name == line.start:
+        return line.start, None
     w, meta = read_weights(out / name)
-    return student_of(w, name=f"student-{Path(name).stem}", margin=meta["settings"].get("margin", 0.0)), w
+    return line.policy(w, name=f"{line.name}-{Path(name).stem}", margin=meta["settings"].get("margin", 0.0)), w
 
 
 def iterate(settings: LoopSettings, out, command: str = "", say=print) -> dict:
@@ -135,6 +167,7 @@ def iterate(settings: LoopSettings, out, command: str = "", say=print) -> dict:
     st = settings
     out = Path(out)
     rules = st.tables()
+    line = st.the_line()
     if st.loss not in LOSSES:
         raise LostcardsError(f"--loss {st.loss!r} is not allowed: one of {', '.join(LOSSES)}")
     identity = st.identity()            # reads init's weights: a bad file is refused before the folder exists
@@ -154,7 +187,7 @@ def iterate(settings: LoopSettings, out, command: str = "", say=print) -> dict:
             raise LostcardsError(f"{out} holds files of something else: give an empty or new --out")
         else:
             state = {"format": "lostcards-iterate/1", "command": command, "identity": identity,
-                     "champion": "expert", "rows": []}
+                     "champion": line.start, "rows": []}
             if st.init:
                 w0, meta0 = read_weights(st.init)
                 write_weights(out / INIT, w0, {**{k: v for k, v in meta0.items() if k != "format"},
@@ -169,7 +202,8 @@ def iterate(settings: LoopSettings, out, command: str = "", say=print) -> dict:
 
 
 def _generation(st: LoopSettings, tables, out: Path, state: dict, g: int, command: str, say) -> dict:
-    champ, champ_w = champion_policy(out, state)
+    line = st.the_line()
+    champ, champ_w = champion_policy(out, state, line)
     names = st.rules.split(",")
     rules = tables[0]
     t0, c0 = time.perf_counter(), time.process_time()
@@ -178,7 +212,7 @@ def _generation(st: LoopSettings, tables, out: Path, state: dict, g: int, comman
         say(f"generation {g}: teacher = improve(base={state['champion']}), k={st.k}, {st.rounds_of(i):,} rounds "
             f"of {names[i].strip()}")
         info = write_shards(table_folder(out, g, i, names[i]), table, champ, st.seed * 1000 + g, st.rounds_of(i),
-                            st.shard, TeacherSettings(st.k, st.z, st.explore, st.temp), st.workers, say)
+                            st.shard, TeacherSettings(st.k, st.z, st.explore, st.temp, line.reference), st.workers, say)
         cpu += info["cpu_s"]
     teach_s = time.perf_counter() - t0
     teach_cpu = cpu + (time.process_time() - c0)
@@ -193,8 +227,9 @@ def _generation(st: LoopSettings, tables, out: Path, state: dict, g: int, comman
     name = f"gen-{g:03d}.npz"
     write_weights(out / name, w, {"command": command, "generation": g, "teacher_base": state["champion"],
                                   "settings": {**state["identity"], "loss": st.loss, "margin": st.margin,
-                                               "other_rounds": st.other_rounds}, "fit": rep})
-    cand = student_of(w, name=f"student-gen-{g:03d}", margin=st.margin)
+                                               "other_rounds": st.other_rounds, "line": line.name,
+                                               "reference_policy": line.reference}, "fit": rep})
+    cand = line.policy(w, name=f"{line.name}-gen-{g:03d}", margin=st.margin)
     t0 = time.perf_counter()
     gate = margin(rules, cand, champ, st.gate, st.seed * 1000 + 500 + g) if st.gate > 0 else None
     gate_s = time.perf_counter() - t0
@@ -261,7 +296,7 @@ def ship(out, dest, command: str = "", generation: int | None = None) -> Path:
         if not rows:
             raise LostcardsError(f"{out}: generation {generation} has not run (done: {len(state['rows'])})")
         name, gate = f"gen-{generation:03d}.npz", rows[0]
-    elif state["champion"] in ("expert", INIT):
+    elif state["champion"] in (*(ln.start for ln in LINES.values()), INIT):
         raise LostcardsError(f"{out}: no generation was accepted; nothing to ship")
     else:
         name = state["champion"]

@@ -1,7 +1,7 @@
 """The teacher's data: rounds played by improve(base), every choice labelled, as Parquet shards.
 
 ``label_rounds`` plays rounds ``start .. start + n - 1`` of a seed with the
-numba teacher (``policies.student.teacher_round``) and returns two tables: *groups*
+numba teacher (``policies.network.teacher_round``) and returns two tables: *groups*
 (one row a labelled choice: round, turn, seat, stage 0 action / 1 draw, the
 number of candidates, which was played, whether it was an exploration move,
 and the seat's ``S_DIM`` information-set features ``s0..``) and *candidates*
@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from lostcards.errors import LostcardsError
-from lostcards.policies.student import C_DIM, S_DIM
+from lostcards.policies.network import C_DIM, S_DIM
 
 DEFAULT_K = 64
 
@@ -41,8 +41,12 @@ class TeacherSettings:
     z: float = 2.0               # improve's threshold (standard errors)
     explore: float = 0.12        # share of choices sampled from softmax(gain / temp)
     temp: float = 2.0            # points
+    reference: str = ""          # the network's reference policy (its move is a feature): required
 
     def check(self):
+        if not self.reference:
+            raise LostcardsError("the teacher needs the network's reference policy (TeacherSettings.reference: "
+                                 "expert for student, blueprint for learned)")
         if not 2 <= self.k <= 256:
             raise LostcardsError(f"teacher k={self.k} is not allowed: an integer in 2..256")
         if not (0.0 <= self.explore <= 1.0) or not (self.temp > 0) or not (self.z >= 0):
@@ -64,14 +68,15 @@ def label_rounds(rules, base, seed: int, start: int, n: int, settings: TeacherSe
     from lostcards.engine.deal import rules_block
     from lostcards.engine.intrinsics import decide_address, policy_address
     from lostcards.engine.layout import STATE_WORDS
-    from lostcards.policies import resolve
-    from lostcards.policies.student import C_MAX, G_FIELDS, K_MAX, MAX_GROUPS, teacher_round
+    from lostcards.policies.network import C_MAX, G_FIELDS, K_MAX, MAX_GROUPS, teacher_round
     settings.check()
     b = base_policy(base)
+    ref = base_policy(settings.reference)
     rb = rules_block(rules)
     bparams = np.ascontiguousarray(b.params, np.float64)
-    eparams = np.ascontiguousarray(resolve("expert").params, np.float64)
+    rparams = np.ascontiguousarray(ref.params, np.float64)
     pol_at, dec_at = policy_address(b.kernel), decide_address(b.kernel)
+    ref_at = policy_address(ref.kernel)
     k = settings.k
     dets = np.zeros(K_MAX * STATE_WORDS, np.int64)
     vals = np.zeros(C_MAX * k, np.float64)
@@ -87,7 +92,7 @@ def label_rounds(rules, base, seed: int, start: int, n: int, settings: TeacherSe
     for r in range(start, start + n):
         first = r % rules.players
         ng, nr, err = teacher_round(rb, seed, r, first, k, settings.z, settings.explore, settings.temp, pol_at,
-                                    dec_at, bparams, eparams, dets, vals, meta, s, c, gain, se,
+                                    dec_at, bparams, ref_at, rparams, dets, vals, meta, s, c, gain, se,
                                     move, margin)
         if err != 0:
             raise LostcardsError(f"the teacher made an illegal move in round {r} of seed {seed} (code {err})")
@@ -152,7 +157,7 @@ def write_shards(out, rules, base, seed: int, rounds: int, shard: int = 25,
     cpu = 0.0
     if workers > 1 and len(todo) > 1:
         import multiprocessing as mp
-        label_rounds(rules, base, seed, 0, 1, TeacherSettings(k=2))    # compiled once, before the fork
+        label_rounds(rules, base, seed, 0, 1, TeacherSettings(k=2, reference=settings.reference))  # compiled once
         with mp.get_context("fork").Pool(min(workers, len(todo))) as pool:
             for _, n, ng, t in pool.imap_unordered(_one_shard, todo):
                 groups += ng

@@ -1,12 +1,18 @@
-"""The `learned` policy: a linear blueprint over per-option features, its weights learned by self-play.
+"""The independent line, expert never part of it: `blueprint`, `learned` and `learned-mc`.
 
-``blueprint.py`` is the numba kernel (the features, a score per legal option,
-the best one); ``train.py`` learns its weights by a natural evolution strategy
-against the previous generation (``lostcards train``; ``docs/learned.md``).
-The shipped weights are ``weights.json`` in this folder, with the command that
-made them.  Its parameters are ``temp`` (0: the best option; above 0: a
-softmax sample at that temperature) and one per weight, named as in
-``blueprint.FEATURES`` (``learned:draw.gain=2``).
+``blueprint`` is a linear blueprint over per-option features (``blueprint.py``,
+the numba kernel), its weights learned by a natural evolution strategy in
+self-play (``lostcards train``; ``docs/learned.md``); the shipped weights are
+``weights.json`` in this folder, with the command that made them.  Its
+parameters are ``temp`` (0: the best option; above 0: a softmax sample at that
+temperature) and one per weight, named as in ``blueprint.FEATURES``
+(``blueprint:draw.gain=2``).
+
+``learned`` is a network policy (``policies.network``) with the blueprint as
+its reference (``net.py``), its weights from expert iteration started from the
+blueprint (``lostcards iterate --line learned``): ``weights/learned.npz``, read
+when first played (a missing or corrupt file is an error naming it then).
+``learned-mc`` scores the blueprint's best few actions by play-outs of it.
 """
 from __future__ import annotations
 
@@ -19,9 +25,14 @@ import numpy as np
 from lostcards.errors import PolicyError
 from lostcards.policies import Float, Policy
 from lostcards.policies.learned.blueprint import FEATURES, N_WEIGHTS, learned_policy
+from lostcards.policies.learned.net import learned_net_policy
+from lostcards.policies.network import TEMP, NetworkPolicy, margin_parameter
+from lostcards.policies.network import check_weights as check_network_weights
 from lostcards.policies.registry import BROKEN
 
 WEIGHTS_FILE = Path(__file__).resolve().parent / "weights.json"
+NET_WEIGHTS_FILE = Path(__file__).resolve().parent / "weights" / "learned.npz"
+SHIPPED_MARGIN = 1.0      # the margin learned's shipped weights were gated and measured at (their file says so too)
 
 
 def check_weights(weights, where: str = "weights") -> np.ndarray:
@@ -69,7 +80,7 @@ def load_weights(path=WEIGHTS_FILE) -> np.ndarray:
     return check_weights(w, where)
 
 
-def policy_of(weights, name: str = "learned", temp: float = 0.0) -> Policy:
+def policy_of(weights, name: str = "blueprint", temp: float = 0.0) -> Policy:
     """A Policy playing the blueprint with these weights (``temp``: softmax temperature, 0 = argmax);
     N_WEIGHTS finite weights and a temperature in 0..100, or PolicyError in one line."""
     w = check_weights(weights)
@@ -98,16 +109,41 @@ def mc_policy_of(weights, samples: int = 800, candidates: int = 3, margin: float
                       "the blueprint on determinized deals (docs/learned.md)")
 
 
+NET_DOC = ("a small network trained by expert iteration from the self-play blueprint, expert never part of "
+           "it: it scores every legal move from the seat's features and the move's (docs/learned.md)")
+
+
+def net_of(blueprint: Policy, weights=None, name: str = "learned", temp: float = 0.0, margin: float = 0.0,
+           source=NET_WEIGHTS_FILE) -> NetworkPolicy:
+    """A Policy playing the network with `blueprint` as its reference and these weights (None: the
+    file `source`, read when first played)."""
+    params = {"temp": TEMP, "margin": margin_parameter(SHIPPED_MARGIN, "the blueprint")}
+    values = (float(temp), float(margin))
+    if weights is None:
+        return NetworkPolicy(name, learned_net_policy, params, values, doc=NET_DOC, source=str(source),
+                             reference=blueprint)
+    w = check_network_weights(weights, "learned weights")
+    return NetworkPolicy(name, learned_net_policy, params, values, doc=NET_DOC, weights=tuple(map(float, w)),
+                         reference=blueprint)
+
+
 def _shipped() -> tuple:
-    """learned and learned-mc with the shipped weights.  A missing or corrupt weights.json leaves both
-    out, and asking for either says why in one line (never a bot playing at random)."""
+    """blueprint, learned and learned-mc with the shipped weights.  A missing or corrupt weights.json
+    leaves all three out, and asking for one says why in one line (never a bot playing at random)."""
     try:
         w = load_weights()
     except PolicyError as e:
-        BROKEN["learned"] = BROKEN["learned-mc"] = str(e)
+        BROKEN["blueprint"] = BROKEN["learned"] = BROKEN["learned-mc"] = str(e)
         return ()
-    return (dataclasses.replace(policy_of(w), compile_s=5.0, improvable=True),
+    bp = dataclasses.replace(policy_of(w), compile_s=5.0, improvable=True)
+    return (bp,
+            dataclasses.replace(net_of(bp, margin=SHIPPED_MARGIN), compile_s=20.0, improvable=True, test_rounds=3_000),
             dataclasses.replace(mc_policy_of(w), compile_s=10.0, slow=True))
 
 
 POLICIES = _shipped()
+
+
+def learned_of(weights=None, name: str = "learned", temp: float = 0.0, margin: float = 0.0) -> NetworkPolicy:
+    """learned's network with these weights (None: the shipped ones), the shipped blueprint its reference."""
+    return net_of(policy_of(load_weights()), weights, name=name, temp=temp, margin=margin)

@@ -1,209 +1,32 @@
-"""The student's kernel: an action-conditioned scorer (a small MLP) over every legal move.
+"""The student's kernel: the network scorer (``policies.network.scorer``) with expert as its reference.
 
-Per decision the information-set features ``s`` go once through the trunk
-(``a = Ws s + b1``); each candidate's features ``c`` then give
-``h1 = relu(a + Wc c)``, ``h2 = relu(W2 h1 + b2)`` and its score
-``w3 . h2 + v . c`` (a linear skip from the candidate's own features, the
-expert flag among them).  The action of best score is taken, then (2 and 4
-players) the draw of best score after it: the same network scores both, the
-candidate's kind telling them apart; equal scores are broken at random from
-the seat's stream (after expert's move for the flag has drawn its numbers from
-it), so no suit is favoured.  ``temp`` > 0 samples instead
-(Gumbel-max, from the seat's stream).  ``margin`` > 0 gates it: expert's
-action stays unless another's score beats it by more than ``margin``, and
-likewise the reference draw (for weights whose scores estimate the teacher's
-gains: ``training.fit``'s ``gain`` loss).  It never passes (4 players).  Every
-buffer is on the stack: a decision allocates nothing.
+expert decides first, on the seat's own stream (advancing it as expert does),
+and its move is the reference: the candidates' reference flag and, with a
+``margin``, the move kept unless another's score beats it.  The network's
+tie-breaks then draw numbers expert's did not (on a copy of the stream they
+drew the same ones, and with 4 players their correlation favoured the low
+suits' discard piles: tests/test_suit_symmetry.py).
 
-Parameters (``params``): ``temp``, ``margin``, then expert's parameter values (for
-the expert flag; ``N_EXPERT`` of them), then the weights in ``LAYOUT`` order.
+Parameters (``params``): ``temp``, ``margin``, then expert's parameter values
+(``N_EXPERT`` of them), then the weights in ``LAYOUT`` order.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from lostcards.engine.intrinsics import offset, stack_floats
-from lostcards.engine.moves import (
-    DRAW_DECK,
-    DRAW_NONE,
-    TO_DISCARD,
-    TO_EXPEDITION,
-    draw_pile,
-    is_pass,
-    make_play,
-    move_card,
-    move_draw,
-    move_to,
-)
-from lostcards.engine.observation import (
-    deck_size,
-    hand_cards,
-    has,
-    legal_plays,
-    lowest_card,
-    nonempty_piles,
-    pile_top,
-    players,
-    suit_of,
-    suits,
-    without,
-)
-from lostcards.engine.rng import gumbel, takes_lead
 from lostcards.numba_cache import jit
 from lostcards.policies.expert import EXPERT, expert_policy
-from lostcards.policies.student.features import (
-    C_DIM,
-    K_DECK,
-    K_DISCARD,
-    K_PILE,
-    K_PLAY,
-    S_DIM,
-    action_is_expert,
-    candidate_features,
-    draw_is_expert,
-    info_features,
-    set_expert,
-)
+from lostcards.policies.network.features import C_DIM, S_DIM
+from lostcards.policies.network.scorer import H1, H2, OFF_REFERENCE, P_MARGIN, P_TEMP, network_move, weights_offset
 
-H1 = 64
-H2 = 16
-LAYOUT = (("Ws", (S_DIM, H1)), ("Wc", (C_DIM, H1)), ("b1", (H1,)), ("W2", (H1, H2)), ("b2", (H2,)),
-          ("w3", (H2,)), ("v", (C_DIM,)))
-N_WEIGHTS = sum(int(np.prod(shape)) for _, shape in LAYOUT)
 N_EXPERT = len(EXPERT.params)
-P_TEMP, P_MARGIN = 0, 1
-OFF_EXPERT = 2
-OFF_W = OFF_EXPERT + N_EXPERT
-O_WS = 0
-O_WC = O_WS + S_DIM * H1
-O_B1 = O_WC + C_DIM * H1
-O_W2 = O_B1 + H1
-O_B2 = O_W2 + H1 * H2
-O_W3 = O_B2 + H2
-O_V = O_W3 + H2
-
-
-@jit(inline=True)
-def trunk(w, s, a):
-    """a = Ws^T s + b1 (the part of the first layer shared by every candidate)."""
-    for h in range(H1):
-        a[h] = w[O_B1 + h]
-    for i in range(S_DIM):
-        x = s[i]
-        if x != 0.0:
-            row = O_WS + i * H1
-            for h in range(H1):
-                a[h] += x * w[row + h]
-
-
-@jit(inline=True)
-def score(w, a, c, h1, h2):
-    """One candidate's score from the trunk `a` and its features `c` (`h1`, `h2`: scratch, H1 and H2
-    floats).  The second layer runs over h1's positive units only, each adding its row of W2 (stored
-    unit-major: a contiguous row), so each h2 unit sums in the same order as a dot product would."""
-    for h in range(H1):
-        h1[h] = a[h]
-    out = 0.0
-    for i in range(C_DIM):
-        x = c[i]
-        if x != 0.0:
-            out += x * w[O_V + i]
-            row = O_WC + i * H1
-            for h in range(H1):
-                h1[h] += x * w[row + h]
-    for j in range(H2):
-        h2[j] = w[O_B2 + j]
-    for h in range(H1):
-        x = h1[h]
-        if x > 0.0:                # relu: a unit at or below 0 adds nothing
-            row = O_W2 + h * H2
-            for j in range(H2):
-                h2[j] += x * w[row + j]
-    for j in range(H2):
-        if h2[j] > 0.0:
-            out += h2[j] * w[O_W3 + j]
-    return out
+OFF_W = weights_offset(N_EXPERT)
 
 
 @jit(inline=True)
 def student_move(obs, params, mem, s, a, c, h1, h2):
-    """The student's move (module docstring); s, a, c, h1, h2: scratch of S_DIM, H1, C_DIM, H1, H2 floats."""
-    temp = params[P_TEMP]
-    margin = params[P_MARGIN]
-    w = offset(params, OFF_W)
-    # expert's move on the seat's own stream, advancing it as expert does: the tie-breaks below then
-    # draw numbers expert's did not (on a copy they drew the same ones, and with 4 players their
-    # correlation favoured the low suits' discard piles: tests/test_suit_symmetry.py)
-    em = expert_policy(obs, offset(params, OFF_EXPERT), mem)
-    un = info_features(obs, s)
-    trunk(w, s, a)
-    acc = legal_plays(obs)
-    rest = hand_cards(obs)
-    best = -1e300
-    ties = 1
-    card = -1
-    to = TO_DISCARD
-    e_score = -1e300               # the score of expert's action (the gate's reference)
-    while (rest[0] | rest[1]) != 0:
-        x = lowest_card(rest)
-        rest = without(rest, x)
-        for kind in (K_PLAY, K_DISCARD):
-            if kind == K_PLAY and not has(acc, x):
-                continue
-            t = TO_EXPEDITION if kind == K_PLAY else TO_DISCARD
-            candidate_features(obs, kind, x, s, un, c)
-            flag = action_is_expert(em, x, t)
-            set_expert(c, flag)
-            v = score(w, a, c, h1, h2) + gumbel(mem, temp)
-            if flag:
-                e_score = v
-            take, ties = takes_lead(v, best, ties, mem)
-            if take:
-                best = v
-                card = x
-                to = t
-    if margin > 0.0 and e_score > -1e300 and best - e_score <= margin:
-        card = move_card(em)       # gated: expert's action unless another beats it by the margin
-        to = move_to(em)
-    if players(obs) == 1:
-        return make_play(card, to, DRAW_NONE)
-    return make_play(card, to, best_draw(obs, w, mem, temp, margin, em, card, to, s, un, a, c, h1, h2))
-
-
-@jit(inline=True)
-def best_draw(obs, w, mem, temp, margin, em, card, to, s, un, a, c, h1, h2):
-    """The draw of best score after playing `card` to `to`: the deck, or a pile not just discarded on.
-    Gated (`margin` > 0): the reference draw (expert's where still legal, else the deck, as the
-    teacher's first candidate) unless another beats it by more than `margin`."""
-    best = -1e300
-    ties = 1
-    draw = DRAW_DECK
-    want = DRAW_DECK if is_pass(em) else move_draw(em)
-    ref = DRAW_NONE
-    r_score = -1e300
-    if deck_size(obs) > 0:
-        candidate_features(obs, K_DECK, -1, s, un, c)
-        set_expert(c, draw_is_expert(em, card, to, DRAW_DECK))
-        best = score(w, a, c, h1, h2) + gumbel(mem, temp)
-        ref = DRAW_DECK
-        r_score = best
-    piles = nonempty_piles(obs)
-    for q in range(suits(obs)):
-        if (piles >> q) & 1 == 0 or (to == TO_DISCARD and suit_of(card) == q):
-            continue
-        candidate_features(obs, K_PILE, pile_top(obs, q), s, un, c)
-        set_expert(c, draw_is_expert(em, card, to, draw_pile(q)))
-        v = score(w, a, c, h1, h2) + gumbel(mem, temp)
-        if draw_pile(q) == want or ref == DRAW_NONE:
-            ref = draw_pile(q)
-            r_score = v
-        take, ties = takes_lead(v, best, ties, mem)
-        if take:
-            best = v
-            draw = draw_pile(q)
-    if margin > 0.0 and ref != DRAW_NONE and best - r_score <= margin:
-        return ref
-    return draw
+    """The student's move: expert's on the seat's stream, then the network's (module docstring)."""
+    em = expert_policy(obs, offset(params, OFF_REFERENCE), mem)
+    return network_move(obs, params[P_TEMP], params[P_MARGIN], offset(params, OFF_W), mem, em, s, a, c, h1, h2)
 
 
 @jit

@@ -1,5 +1,9 @@
 """The teacher's round, in numba: improve(base) plays every seat and labels each decision.
 
+It writes what a network policy learns from (``features``): the base and the
+reference policy (whose move sets the candidates' reference flag) are both
+given by address, so this module imports no policy.
+
 Per decision of the seat to move (docs/learned.md, "The teacher"):
 
 1. the base decides (its move is candidate 0; a pass, 4 players, is played
@@ -72,19 +76,18 @@ from lostcards.engine.playouts import deal_determinizations, play_outs
 from lostcards.engine.rng import below, seed_stream
 from lostcards.numba_cache import jit
 from lostcards.policies.improve.decision import C_MAX, K_MAX, draw_for
-from lostcards.policies.student.features import (
+from lostcards.policies.network.features import (
     C_DIM,
     K_DECK,
     K_DISCARD,
     K_PILE,
     K_PLAY,
     S_DIM,
-    action_is_expert,
+    action_is_reference,
     candidate_features,
-    draw_is_expert,
-    expert_move,
+    draw_is_reference,
     info_features,
-    set_expert,
+    set_reference,
 )
 
 MAX_GROUPS = 1024            # labelled choices a round at most (rounds end long before)
@@ -95,6 +98,17 @@ EXPLORE_STREAM = 0x7EB      # the exploration draws' stream id
 FEATS_WORDS = C_MAX * C_DIM
 STREAM_ROUND = 4096         # play-out streams: round * STREAM_ROUND + 2 * turn + stage
 
+
+
+@jit(inline=True)
+def reference_move(words, ref_at, rparams, mem):
+    """The reference policy's move for this seat, on a copy of the seat's memory (its stream is not
+    advanced): the candidates' reference flag, the base then deciding on the stream as it stands
+    (a network policy itself runs its reference on its own stream: ``scorer``)."""
+    m2 = stack_u64(MEM_WORDS)
+    for i in range(MEM_WORDS):
+        m2[i] = mem[i]
+    return call_policy_at(ref_at, words, rparams, m2)
 
 
 @jit(inline=True)
@@ -189,11 +203,12 @@ def _margin(st):
 
 
 @jit
-def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bparams, eparams,
+def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bparams, ref_at, rparams,
                   dets_a, vals_a, meta_a, s_a, c_a, gain_a, se_a, move_a, margin_a):
     """Play round r of `seed` with improve(base) at every seat, labelling each choice (module
-    docstring).  Returns (groups, rows, error): error is 0, or the engine's Illegal code of a move
-    the teacher made (a bug).  margin_a[0]: side 0's margin (solitaire: its score) at the end."""
+    docstring); `ref_at`, `rparams`: the reference policy (``policy_address``) and its parameters.
+    Returns (groups, rows, error): error is 0, or the engine's Illegal code of a move the teacher
+    made (a bug).  margin_a[0]: side 0's margin (solitaire: its score) at the end."""
     k = min(k, K_MAX)
     st_a = np.zeros(STATE_WORDS, np.int64)
     mem_a = np.zeros(SLOT_MEM_WORDS, np.uint64)
@@ -210,7 +225,7 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
     rows_se = ptr(se_a)
     rows_move = ptr(move_a)
     bp = ptr(bparams)
-    ep = ptr(eparams)
+    rp = ptr(rparams)
     words = stack_words(OBS_FIELDS)
     cand = stack_words(C_MAX)
     feats = stack_floats(FEATS_WORDS)
@@ -243,7 +258,7 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
         mem = offset(mems, seat * MEM_WORDS)
         for i in range(OBS_FIELDS):
             words[i] = obs[i]
-        em = expert_move(obs, ep, mem)         # before the base: the seat's stream as the student sees it
+        rm = reference_move(words, ref_at, rp, mem)   # before the base: the stream as the network sees it
         bm = call_policy_at(pol_at, words, bp, mem)
         if is_pass(bm) or g + 2 > MAX_GROUPS:
             err = step(st, bm)
@@ -275,7 +290,7 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
             t = move_to(cand[j])
             f = offset(feats, j * C_DIM)
             candidate_features(obs, K_PLAY if t == TO_EXPEDITION else K_DISCARD, x, s, un, f)
-            set_expert(f, action_is_expert(em, x, t))
+            set_reference(f, action_is_reference(rm, x, t))
         stream = r * STREAM_ROUND + 2 * obs.turn
         seed_stream(rng, seed, r * STREAM_ROUND + obs.turn, DET_STREAM)
         deal_determinizations(dets, k, obs, disc[0], disc[1], base, used, need, pool, rng)
@@ -314,7 +329,7 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
                         candidate_features(obs, K_DECK, -1, s, un, f)
                     else:
                         candidate_features(obs, K_PILE, pile_top(obs, d - 1), s, un, f)
-                    set_expert(f, draw_is_expert(em, card, to, d))
+                    set_reference(f, draw_is_reference(rm, card, to, d))
                 play_outs(obs, dets, k, cand, n, pst, pmem, one, vals, seed, stream + 1, dec_at, bp)
                 _gains(vals, k, n, gain, se)
                 if math.isfinite(gain[0]):

@@ -1,7 +1,7 @@
-"""The student's inputs: the seat's information-set features and each candidate move's features.
+"""A network policy's inputs: the seat's information-set features and each candidate move's features.
 
 Everything is read from the observation alone (what the seat may see), so the
-teacher that writes training data and the student that plays compute the same
+teacher that writes training data and the network that plays compute the same
 numbers with the same functions.  Per suit (room for ``NS`` suits, missing
 suits are zeros) a block of ``SUIT_DIM`` numbers: the own and the opposing
 side's expedition (sum of numbers / 10, investments / 3, top number / 10,
@@ -16,15 +16,16 @@ as the base draws) or, once the action is chosen, a *draw* (the deck or a
 pile).  Its features: the kind (4 one-hot), the card's value / 10 and
 investment flag, its suit's block, the expedition's score change / 10, the
 hand's and the unseen numbers it skips, dead for the seat / for the
-opponents, late, and ``expert`` (1 when it is expert's action, or expert's
-draw after expert's action): expert's own evaluation of the move, the
-quickest road to a student at least as strong as expert.
+opponents, late, and the *reference flag* (1 when it is the reference
+policy's action, or its draw after its action): the reference policy's own
+evaluation of the move (expert for ``student``, the self-play blueprint for
+``learned``).  This module imports no policy: the caller runs the reference.
 """
 from __future__ import annotations
 
 from lostcards.engine.bits import highest, popcount
-from lostcards.engine.intrinsics import offset, stack_u64
-from lostcards.engine.layout import INVESTMENT_SLOTS, MEM_WORDS, NUMBER_SLOTS
+from lostcards.engine.intrinsics import offset
+from lostcards.engine.layout import INVESTMENT_SLOTS, NUMBER_SLOTS
 from lostcards.engine.moves import is_pass, move_card, move_draw, move_to
 from lostcards.engine.observation import (
     accepts,
@@ -45,7 +46,6 @@ from lostcards.engine.observation import (
 )
 from lostcards.engine.state import lane_sum
 from lostcards.numba_cache import jit
-from lostcards.policies.expert import expert_policy
 
 NS = 6                       # suits a table has room for
 SUIT_DIM = 15
@@ -132,7 +132,7 @@ def info_features(obs, f):
 
 @jit(inline=True)
 def candidate_features(obs, kind, card, s_info, un, f):
-    """The C_DIM features of a candidate, the expert flag left 0 (``set_expert``): an action
+    """The C_DIM features of a candidate, the reference flag left 0 (``set_reference``): an action
     (kind K_PLAY / K_DISCARD of `card`) or a draw (K_DECK with `card` -1, K_PILE with `card` the
     pile's top); `s_info` the info features (the card's suit block is reused), `un` the unseen
     cards ``info_features`` returned."""
@@ -165,27 +165,18 @@ def candidate_features(obs, kind, card, s_info, un, f):
 
 
 @jit(inline=True)
-def action_is_expert(em, card, to):
-    return (not is_pass(em)) and move_card(em) == card and move_to(em) == to
+def action_is_reference(rm, card, to):
+    """Whether playing `card` to `to` is the reference move `rm`'s action."""
+    return (not is_pass(rm)) and move_card(rm) == card and move_to(rm) == to
 
 
 @jit(inline=True)
-def draw_is_expert(em, card, to, draw):
-    return action_is_expert(em, card, to) and move_draw(em) == draw
+def draw_is_reference(rm, card, to, draw):
+    """Whether the draw `draw` after `card` to `to` is the reference move `rm`."""
+    return action_is_reference(rm, card, to) and move_draw(rm) == draw
 
 
 @jit(inline=True)
-def set_expert(f, flag):
+def set_reference(f, flag):
+    """The candidate's reference flag (its last feature)."""
     f[C_DIM - 1] = 1.0 if flag else 0.0
-
-
-@jit(inline=True)
-def expert_move(obs, eparams, mem):
-    """expert's move for this seat, on a copy of the seat's memory (its stream is not advanced): the
-    teacher's flag, the base then deciding on the stream as it stands (the student itself runs
-    expert on its own stream, net.student_move)."""
-    m2 = stack_u64(MEM_WORDS)
-    for i in range(MEM_WORDS):
-        m2[i] = mem[i]
-    return expert_policy(obs, eparams, m2)
-

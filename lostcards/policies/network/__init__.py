@@ -1,0 +1,127 @@
+"""Network policies: an action-conditioned scorer over every legal move, beside a reference policy.
+
+Shared by ``student`` (expert iteration from expert) and ``learned`` (the same
+loop started from the self-play blueprint, expert never part of it):
+``features.py`` (the inputs), ``scorer.py`` (the numba kernel, given the
+reference move), ``teacher.py`` (the numba teacher round that labels their
+training data).  This package imports no policy: each network policy names
+its reference (its parameters travel in the network's, after ``temp`` and
+``margin``) and runs it itself.  Weights files: ``read_weights`` /
+``write_weights``; a missing or corrupt file is an error, never a fallback.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from lostcards.errors import PolicyError
+from lostcards.policies.network.features import C_DIM, NS, S_DIM, SUIT_DIM
+from lostcards.policies.network.scorer import H1, H2, LAYOUT, N_WEIGHTS
+from lostcards.policies.parameters import Float, Policy
+
+FORMAT = "lostcards-student/1"      # the weights files' format (the same layout for every network policy)
+
+
+def read_weights(path) -> tuple[np.ndarray, dict]:
+    """(the N_WEIGHTS weights, the file's metadata) of a network weights file; PolicyError if it is
+    missing, unreadable, of another layout or not finite."""
+    path = Path(path)
+    if not path.is_file():
+        raise PolicyError(f"network weights {path} are missing")
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            w = np.asarray(z["weights"], np.float64)
+            meta = json.loads(str(z["meta"]))
+    except Exception as e:  # noqa: BLE001 - whatever a damaged file raises: one line
+        raise PolicyError(f"network weights {path} cannot be read ({type(e).__name__}): "
+                          "a corrupt or foreign file") from None
+    if meta.get("format") != FORMAT or w.shape != (N_WEIGHTS,) or not np.all(np.isfinite(w)):
+        raise PolicyError(f"network weights {path}: expected format {FORMAT} with {N_WEIGHTS} finite "
+                          f"weights, got {meta.get('format')!r} with shape {w.shape}")
+    return w, meta
+
+
+def write_weights(path, weights, meta: dict) -> None:
+    """Write a network weights file (the weights and their metadata: the command that made them)."""
+    w = np.asarray(weights, np.float64)
+    if w.shape != (N_WEIGHTS,):
+        raise PolicyError(f"network weights: expected {N_WEIGHTS}, got shape {w.shape}")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, weights=w, meta=np.array(json.dumps({"format": FORMAT, **meta})))
+    tmp.replace(path)
+
+
+def cached_weights(path) -> np.ndarray:
+    """The weights of the file at `path`, read once per version of the file (read-only)."""
+    path = Path(path)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        stamp = -1
+    return _read_cached(str(path), stamp)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_cached(path: str, stamp: int) -> np.ndarray:
+    w = read_weights(path)[0]
+    w.flags.writeable = False
+    return w
+
+
+def check_weights(weights, what: str = "network weights") -> np.ndarray:
+    """`weights` as N_WEIGHTS finite floats, or PolicyError in one line."""
+    w = np.asarray(weights, np.float64)
+    if w.shape != (N_WEIGHTS,) or not np.all(np.isfinite(w)):
+        raise PolicyError(f"{what}: expected {N_WEIGHTS} finite numbers, got shape {w.shape}")
+    return w
+
+
+@dataclass(frozen=True)
+class NetworkPolicy(Policy):
+    """A network policy: its own parameters (temp, margin), then its reference policy's values, then
+    the weights (given, or read from the file `source` when first played: a missing or corrupt
+    file is a PolicyError naming it then, never a silent fallback)."""
+
+    weights: tuple = ()
+    source: str = ""
+    reference: object = None
+
+    @property
+    def params(self) -> np.ndarray:
+        w = np.asarray(self.weights, np.float64) if self.weights else cached_weights(self.source)
+        return np.concatenate([super().params, self.reference.params, w])
+
+    def with_params(self, text: str) -> "NetworkPolicy":
+        q = Policy.with_params(self, text)
+        return dataclasses.replace(self, values=q.values)
+
+
+TEMP = Float(0.0, 0.0, 100.0, "softmax temperature (0: the best move)")
+
+
+def margin_parameter(shipped: float, reference: str) -> Float:
+    """The ``margin`` parameter of a network policy gating on `reference`'s move."""
+    return Float(shipped, 0.0, 100.0, f"points: play {reference}'s move unless another move's score beats its "
+                                      "score by more than this (weights fitted to the gains, iterate --loss "
+                                      "gain); 0: the best-scoring move")
+
+
+__all__ = ["C_DIM", "FORMAT", "H1", "H2", "LAYOUT", "N_WEIGHTS", "NS", "NetworkPolicy", "S_DIM", "SUIT_DIM", "TEMP",
+           "cached_weights", "check_weights", "margin_parameter", "read_weights", "write_weights"]
+
+# the teacher's round and the room it needs, imported when first asked for: it brings in improve
+_TEACHER = ("C_MAX", "G_FIELDS", "K_MAX", "MAX_GROUPS", "teacher_round")
+
+
+def __getattr__(name):
+    if name in _TEACHER:
+        from lostcards.policies.network import teacher
+        return getattr(teacher, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
