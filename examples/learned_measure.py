@@ -71,7 +71,7 @@ class _Probe(Policy):
 
 def agreement(r, deals, seed):
     e = resolve("expert").params
-    lp = resolve("learned").params
+    lp = resolve("blueprint").params
     store = np.concatenate([[0.0, 0.0, 0.0, e.size], e, lp])
     probe = _Probe("probe", probe_policy, store=store)
     play(r, probe, probe, rounds=deals, seed=seed, first=-1, threads=1)
@@ -103,9 +103,9 @@ def main(argv=None):
               "expeditions/4": make_rules("expeditions", players=4)}
     if "blueprint" not in skip:
         for opp in ("expert", "greedy", "random"):
-            say(f"learned vs {opp}, expeditions/2", duplicate(tables["expeditions/2"], "learned", opp, a.deals, a.seed))
+            say(f"blueprint vs {opp}, expeditions/2", duplicate(tables["expeditions/2"], "blueprint", opp, a.deals, a.seed))
         for t in ("lost-cities/2", "expeditions/4"):
-            say(f"learned vs expert, {t}", duplicate(tables[t], "learned", "expert", a.deals, a.seed))
+            say(f"blueprint vs expert, {t}", duplicate(tables[t], "blueprint", "expert", a.deals, a.seed))
     if "agreement" not in skip:
         say("agreement with expert, expeditions/2", agreement(tables["expeditions/2"], min(a.deals, 1000), a.seed))
     if "mc" not in skip:

@@ -5,7 +5,7 @@ import pytest
 
 import lostcards
 from lostcards.errors import PolicyError
-from lostcards.policies import resolve
+from lostcards.policies import bases, resolve
 from lostcards.policies.improve import IMPROVE, improved
 from lostcards.run.runner import play, play_records
 
@@ -28,7 +28,7 @@ def test_legal_in_every_player_count_and_ruleset(case):
 
 def test_legal_around_other_bases():
     r = lostcards.rules("expeditions", players=2)
-    for spec in ("improve:base=greedy,k=4", "improve:base=random,k=4", "improve:base=learned,k=4"):
+    for spec in ("improve:base=greedy,k=4", "improve:base=random,k=4", "improve:base=blueprint,k=4", "improve:base=learned,k=4"):
         info = play(r, spec, "expert", 2, 3, first=-1).round_info
         assert (info[:, 2] >= 0).all(), spec
 
@@ -61,7 +61,8 @@ def test_spec_parameters_and_any_base():
     p = resolve("improve:base=greedy,k=16,z=1.5")
     assert p.spec == "improve:k=16,z=1.5,base=greedy"
     assert p.base.spec == "greedy"
-    assert p.params[:6].tolist() == [16.0, 1.5, 0.0, 0.0, 0.0, 1.0]     # k, z, seconds, race, infer, base
+    # k, z, seconds, race, infer, base (its place among the bases)
+    assert p.params[:6].tolist() == [16.0, 1.5, 0.0, 0.0, 0.0, bases().index("greedy")]
     assert p.params[6] == 0.0 and p.params[7] == 0.0       # rules: none; prior: the base
     assert p.params[10] == 11.0                           # the prior's values: the base's
     assert p.params[11:].tolist() == resolve("greedy").params.tolist()

@@ -1,8 +1,10 @@
-"""The `learned` blueprint and `learned-mc`: always legal, reproducible training, independent of expert.
+"""The independent line (`blueprint`, `learned`, `learned-mc`): always legal, reproducible training,
+independent of expert.
 
 Legality: ``runner.play`` raises ``PolicyFailure`` on the first illegal move, and a sample of
 the rounds is recorded and replayed on the reference engine.  Training: one tiny generation,
-twice, gives the same weights.  Independence: the training code imports no other policy.
+twice, gives the same weights.  Independence: the training code imports no other policy, and a run of
+the network line never resolves expert.
 """
 import ast
 import json
@@ -33,7 +35,7 @@ def _legal(r, a, b, n, seed):
 def test_shipped_weights_load_and_are_registered():
     w = load_weights()
     assert w.shape == (N_WEIGHTS,) and np.isfinite(w).all()
-    assert np.allclose(resolve("learned").params[1:], w)
+    assert np.allclose(resolve("blueprint").params[1:], w)
     assert resolve("learned-mc:samples=8").params[0] == 8
     doc = json.loads((PACKAGE / "policies" / "learned" / "weights.json").read_text())
     assert doc["command"].startswith("lostcards train ")
@@ -44,8 +46,8 @@ def test_shipped_weights_load_and_are_registered():
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_blueprint_legal(preset, players):
     r = rules(preset, players=players)
-    _legal(r, "learned", "random" if players > 1 else "learned", 40, seed=3)
-    _legal(r, policy_of(np.zeros(N_WEIGHTS), temp=1.0), "learned", 20, seed=4)   # softmax sampling
+    _legal(r, "blueprint", "random" if players > 1 else "blueprint", 40, seed=3)
+    _legal(r, policy_of(np.zeros(N_WEIGHTS), temp=1.0), "blueprint", 20, seed=4)   # softmax sampling
 
 
 @pytest.mark.parametrize("preset", ["expeditions", "lost-cities"])
@@ -65,10 +67,14 @@ def test_training_is_reproducible(tmp_path):
 
 
 def test_training_imports_no_other_policy():
-    """The training code never imports expert (nor any other policy): checked on its source."""
+    """The training code never imports expert (nor any other policy): checked on its source, the
+    blueprint's evolution strategy and the network line's loop, teacher, fit and kernels alike."""
     folder = PACKAGE / "policies" / "learned"
+    network = PACKAGE / "policies" / "network"
     for f in [PACKAGE / "training" / "selfplay.py", folder / "blueprint.py", folder / "rollout.py",
-              folder / "__init__.py", PACKAGE / "cli" / "train.py"]:
+              folder / "__init__.py", folder / "net.py", PACKAGE / "cli" / "train.py", PACKAGE / "cli" / "iterate.py",
+              *sorted(network.glob("*.py")), *(PACKAGE / "training" / f for f in
+                                               ("loop.py", "teacher.py", "fit.py", "measure.py"))]:
         for node in ast.walk(ast.parse(f.read_text())):
             names = []
             if isinstance(node, ast.Import):

@@ -46,7 +46,7 @@ def test_the_name_check_can_fail():
 
 
 def test_every_weight_is_read_by_its_features_name():
-    p = resolve("learned")
+    p = resolve("blueprint")
     names = list(p.parameters)
     seen = {}
     for group, word in (("PLAY_", "play."), ("DISC_", "discard."), ("DRAW_", "draw.")):
@@ -89,7 +89,7 @@ def test_a_weights_file_with_an_unknown_feature_is_refused(tmp_path):
         load_weights(f)
 
 
-def test_learned_with_a_corrupt_shipped_file_refuses_instead_of_playing_at_random():
+def test_the_blueprint_with_a_corrupt_shipped_file_refuses_instead_of_playing_at_random():
     code = ("import pathlib\n"
             "orig = pathlib.Path.read_bytes\n"
             "def bad(self, *a, **k):\n"
@@ -98,10 +98,13 @@ def test_learned_with_a_corrupt_shipped_file_refuses_instead_of_playing_at_rando
             "from lostcards.errors import LostcardsError\n"
             "from lostcards.policies import resolve\n"
             "resolve('expert')\n"                     # the other bots are not held back by it
-            "try:\n"
-            "    resolve('learned')\n"
-            "except LostcardsError as e:\n"
-            "    print('refused:', e)\n")
+            "for name in ('blueprint', 'learned'):\n"
+            "    try:\n"
+            "        resolve(name)\n"
+            "    except LostcardsError as e:\n"
+            "        print('refused:', e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.startswith("refused: policy 'learned' cannot be loaded") and "not JSON" in out.stdout, out.stdout
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("refused: policy 'blueprint' cannot be loaded") and "not JSON" in lines[0], out.stdout
+    assert lines[1].startswith("refused: policy 'learned' cannot be loaded"), out.stdout   # its reference is gone

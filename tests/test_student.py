@@ -70,7 +70,7 @@ def test_weights_are_read_by_name(tmp_path, monkeypatch):
 
 def _suits_tied(w) -> bool:
     """Whether the trunk's weights of every suit's block are the same (a suit-blind network)."""
-    from lostcards.policies.student.features import NS, SUIT_DIM
+    from lostcards.policies.network.features import NS, SUIT_DIM
     from lostcards.training.fit import split
     ws = split(np.asarray(w, np.float64))["Ws"][:NS * SUIT_DIM].reshape(NS, SUIT_DIM, -1)
     return bool(np.all(ws == ws[:1]))
@@ -120,7 +120,7 @@ def test_the_teachers_labels_are_consistent(preset, players):
     from lostcards.engine.moves import move_card, move_draw, move_to
     from lostcards.training.teacher import TeacherSettings, label_rounds
     r = rules(preset, players=players)
-    st = TeacherSettings(k=6, explore=0.3)
+    st = TeacherSettings(k=6, explore=0.3, reference="expert")
     g, c = label_rounds(r, "expert", 9, 0, 2, st)
     assert len(g) > 20 and g["n"].sum() == len(c)
     first = c.groupby("group", sort=True).head(1).set_index("group")
@@ -148,7 +148,7 @@ def test_the_teacher_plays_legal_moves_only():
     """label_rounds raises on an illegal move of the teacher; every played move is among its candidates."""
     from lostcards.training.teacher import TeacherSettings, label_rounds
     r = rules("lost-cities", players=4)
-    g, c = label_rounds(r, student_of(_noisy()), 4, 0, 1, TeacherSettings(k=4, explore=1.0))
+    g, c = label_rounds(r, student_of(_noisy()), 4, 0, 1, TeacherSettings(k=4, explore=1.0, reference="expert"))
     assert g["explored"].any()
 
 

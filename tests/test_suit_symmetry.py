@@ -41,7 +41,7 @@ def _check(bot, preset, players, n, seed):
 
 
 def test_every_bot_is_checked():
-    assert {"random", "greedy", "expert", "staller", "learned"} <= set(BOTS)
+    assert {"random", "greedy", "expert", "staller", "blueprint", "learned"} <= set(BOTS)
     assert not {"search", "improve", "learned-mc"} & set(BOTS)      # play-outs at every decision: slow
 
 
