@@ -103,7 +103,8 @@ def main(argv=None):
               "expeditions/4": make_rules("expeditions", players=4)}
     if "blueprint" not in skip:
         for opp in ("expert", "greedy", "random"):
-            say(f"blueprint vs {opp}, expeditions/2", duplicate(tables["expeditions/2"], "blueprint", opp, a.deals, a.seed))
+            say(f"blueprint vs {opp}, expeditions/2",
+                duplicate(tables["expeditions/2"], "blueprint", opp, a.deals, a.seed))
         for t in ("lost-cities/2", "expeditions/4"):
             say(f"blueprint vs expert, {t}", duplicate(tables[t], "blueprint", "expert", a.deals, a.seed))
     if "agreement" not in skip:

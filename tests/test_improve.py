@@ -28,7 +28,8 @@ def test_legal_in_every_player_count_and_ruleset(case):
 
 def test_legal_around_other_bases():
     r = lostcards.rules("expeditions", players=2)
-    for spec in ("improve:base=greedy,k=4", "improve:base=random,k=4", "improve:base=blueprint,k=4", "improve:base=learned,k=4"):
+    for spec in ("improve:base=greedy,k=4", "improve:base=random,k=4", "improve:base=blueprint,k=4",
+                 "improve:base=learned,k=4"):
         info = play(r, spec, "expert", 2, 3, first=-1).round_info
         assert (info[:, 2] >= 0).all(), spec
 

@@ -87,7 +87,8 @@ def test_a_toy_bot_in_one_file_is_found_everywhere(package_copy):
 def test_an_edit_of_the_registry_changes_no_bots_cache_key(package_copy):
     top, run = package_copy
     before = run(STAMPS)
-    assert {"random", "greedy", "expert", "staller", "search", "improve", "blueprint", "learned", "learned-mc"} <= set(before)
+    assert {"random", "greedy", "expert", "staller", "search", "improve", "blueprint", "learned",
+            "learned-mc"} <= set(before)
     for f in ("policies/__init__.py", "policies/registry.py", "policies/user.py"):
         p = top / "lostcards" / f
         p.write_text(p.read_text().replace('"""', '"""An edited docstring. ', 1))

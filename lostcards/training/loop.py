@@ -44,7 +44,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from lostcards.errors import LostcardsError
-from lostcards.policies.network import read_weights, write_weights
+from lostcards.policies import resolve
+from lostcards.policies.network import read_weights, reference_digest, write_weights
 from lostcards.training.fit import LOSSES, FitSettings, fit
 from lostcards.training.measure import margin
 from lostcards.training.teacher import TeacherSettings, read_shards, write_shards
@@ -228,7 +229,8 @@ def _generation(st: LoopSettings, tables, out: Path, state: dict, g: int, comman
     write_weights(out / name, w, {"command": command, "generation": g, "teacher_base": state["champion"],
                                   "settings": {**state["identity"], "loss": st.loss, "margin": st.margin,
                                                "other_rounds": st.other_rounds, "line": line.name,
-                                               "reference_policy": line.reference}, "fit": rep})
+                                               "reference_policy": line.reference},
+                                  "reference_digest": reference_digest(resolve(line.reference).params), "fit": rep})
     cand = line.policy(w, name=f"{line.name}-gen-{g:03d}", margin=st.margin)
     t0 = time.perf_counter()
     gate = margin(rules, cand, champ, st.gate, st.seed * 1000 + 500 + g) if st.gate > 0 else None
@@ -302,6 +304,9 @@ def ship(out, dest, command: str = "", generation: int | None = None) -> Path:
         name = state["champion"]
         gate = next(r for r in state["rows"] if f"gen-{r['generation']:03d}.npz" == name)
     w, meta = read_weights(out / name)
+    if "reference_digest" not in meta:          # weights from before the digest was recorded
+        line = LINES[state["identity"].get("line", "student")]
+        meta["reference_digest"] = reference_digest(resolve(line.reference).params)
     write_weights(dest, w, {**{k: v for k, v in meta.items() if k != "format"}, "shipped_from": name,
                             "gate": gate, "ship_command": command})
     return Path(dest)

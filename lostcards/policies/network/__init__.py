@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +61,12 @@ def write_weights(path, weights, meta: dict) -> None:
 
 def cached_weights(path) -> np.ndarray:
     """The weights of the file at `path`, read once per version of the file (read-only)."""
+    return cached_file(path)[0]
+
+
+def cached_file(path) -> tuple[np.ndarray, str]:
+    """(the weights, the reference digest its metadata records, "" if none) of the file at `path`,
+    read once per version of the file."""
     path = Path(path)
     try:
         stamp = path.stat().st_mtime_ns
@@ -69,10 +76,15 @@ def cached_weights(path) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=8)
-def _read_cached(path: str, stamp: int) -> np.ndarray:
-    w = read_weights(path)[0]
+def _read_cached(path: str, stamp: int) -> tuple[np.ndarray, str]:
+    w, meta = read_weights(path)
     w.flags.writeable = False
-    return w
+    return w, str(meta.get("reference_digest", ""))
+
+
+def reference_digest(params) -> str:
+    """A short digest of a reference policy's parameter values (recorded with the weights fitted beside it)."""
+    return hashlib.sha256(np.ascontiguousarray(params, np.float64).tobytes()).hexdigest()[:16]
 
 
 def check_weights(weights, what: str = "network weights") -> np.ndarray:
@@ -95,8 +107,16 @@ class NetworkPolicy(Policy):
 
     @property
     def params(self) -> np.ndarray:
-        w = np.asarray(self.weights, np.float64) if self.weights else cached_weights(self.source)
-        return np.concatenate([super().params, self.reference.params, w])
+        ref = self.reference.params
+        if self.weights:
+            w = np.asarray(self.weights, np.float64)
+        else:
+            w, digest = cached_file(self.source)
+            if digest and digest != reference_digest(ref):
+                raise PolicyError(f"network weights {self.source} were fitted beside another {self.reference.name} "
+                                  f"(its parameters' digest {digest}, now {reference_digest(ref)}): fit them again "
+                                  "(lostcards iterate) or restore that reference")
+        return np.concatenate([super().params, ref, w])
 
     def with_params(self, text: str) -> "NetworkPolicy":
         q = Policy.with_params(self, text)
@@ -114,7 +134,8 @@ def margin_parameter(shipped: float, reference: str) -> Float:
 
 
 __all__ = ["C_DIM", "FORMAT", "H1", "H2", "LAYOUT", "N_WEIGHTS", "NS", "NetworkPolicy", "S_DIM", "SUIT_DIM", "TEMP",
-           "cached_weights", "check_weights", "margin_parameter", "read_weights", "write_weights"]
+           "cached_file", "cached_weights", "check_weights", "margin_parameter", "read_weights", "reference_digest",
+           "write_weights"]
 
 # the teacher's round and the room it needs, imported when first asked for: it brings in improve
 _TEACHER = ("C_MAX", "G_FIELDS", "K_MAX", "MAX_GROUPS", "teacher_round")
