@@ -85,3 +85,20 @@ def test_a_bad_line_is_refused_before_the_folder(tmp_path):
     with pytest.raises(LostcardsError, match="--line 'nope' is not allowed"):
         iterate(LoopSettings(line="nope"), tmp_path / "run", say=lambda m: None)
     assert not (tmp_path / "run").exists()
+
+
+def test_weights_fitted_beside_another_reference_are_refused(tmp_path):
+    """A weights file records its reference's digest; played beside another reference it is an error."""
+    from lostcards.errors import PolicyError
+    from lostcards.policies.learned import net_of, policy_of
+    from lostcards.policies.network import reference_digest, write_weights
+    bp = resolve("blueprint")
+    ok, bad = tmp_path / "ok.npz", tmp_path / "bad.npz"
+    write_weights(ok, _noisy(), {"reference_digest": reference_digest(bp.params)})
+    write_weights(bad, _noisy(), {"reference_digest": reference_digest(np.zeros(3))})
+    assert net_of(bp, source=ok).params.shape == (OFF_W + N_WEIGHTS,)
+    with pytest.raises(PolicyError, match="fitted beside another blueprint"):
+        net_of(bp, source=bad).params
+    other = policy_of(load_weights() + 1.0)
+    with pytest.raises(PolicyError, match="fitted beside another blueprint"):
+        net_of(other, source=ok).params
