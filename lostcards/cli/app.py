@@ -41,9 +41,9 @@ COMMANDS = {
                     "What each of the adaptation's rule changes does to the game (writes rule-tweaks.csv, .md, "
                     "figures)."),
     "train": ("lostcards.cli.train", "train",
-              "Learn the learned blueprint's weights by self-play, gated against the previous generation."),
+              "Learn the blueprint's weights by self-play, gated against the previous generation."),
     "iterate": ("lostcards.cli.iterate", "iterate",
-                "Expert iteration: improve around the student labels rounds, the student fits them, gated each "
+                "Expert iteration: improve around the network labels rounds, the network fits them, gated each "
                 "generation."),
     "analyze": ("lostcards.cli.analyze", "analyze",
                 "Expected points lost by each move of one seat in a round record, against the best move from "

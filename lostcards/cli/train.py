@@ -37,7 +37,7 @@ from lostcards.errors import BadArgument, LostcardsError
               help="A weights file to start from (default: all zeros, uniformly random play).")
 @click.option("--threads", type=THREADS, default=None, help="Worker threads (default: every core).")
 def train(generations, seed, out, rules_text, pairs, pool, deals, gate, sigma, lr, reference, ref_deals, init, threads):
-    """Learn the learned blueprint's weights by self-play, gated against the previous generation."""
+    """Learn the blueprint's weights by self-play, gated against the previous generation."""
     from lostcards.policies import resolve, split_policies
     from lostcards.training.selfplay import Settings, parse_rulesets
     from lostcards.training.selfplay import train as run
