@@ -19,12 +19,13 @@ The reference move comes from the caller (``network_move``'s ``rm``): this
 module imports no policy, and each network policy (``student``: expert;
 ``learned``: the self-play blueprint) runs its own reference first.  Its
 parameters are ``temp``, ``margin``, the reference's parameter values, then the
-weights in ``LAYOUT`` order (``OFF_REFERENCE``; ``weights_offset``).
+weights in ``LAYOUT`` order (``OFF_REFERENCE``; ``weights_offset``); ``network_play`` is the kernel's one call.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from lostcards.engine.intrinsics import offset, stack_floats
 from lostcards.engine.moves import (
     DRAW_DECK,
     DRAW_NONE,
@@ -202,3 +203,15 @@ def best_draw(obs, w, mem, temp, margin, rm, card, to, s, un, a, c, h1, h2):
 def weights_offset(n_reference: int) -> int:
     """Where the weights start in a network policy's parameters, after a reference with n_reference values."""
     return OFF_REFERENCE + n_reference
+
+
+@jit(inline=True)
+def network_play(obs, params, off_w, mem, rm):
+    """``network_move`` with its scratch on the stack, the weights at ``params[off_w:]``: what a network
+    policy's kernel calls once its reference has decided `rm`."""
+    s = stack_floats(S_DIM)
+    a = stack_floats(H1)
+    c = stack_floats(C_DIM)
+    h1 = stack_floats(H1)
+    h2 = stack_floats(H2)
+    return network_move(obs, params[P_TEMP], params[P_MARGIN], offset(params, off_w), mem, rm, s, a, c, h1, h2)
