@@ -102,3 +102,14 @@ def test_weights_fitted_beside_another_reference_are_refused(tmp_path):
     other = policy_of(load_weights() + 1.0)
     with pytest.raises(PolicyError, match="fitted beside another blueprint"):
         net_of(other, source=ok).params
+
+
+def test_a_run_refuses_init_weights_of_another_line(tmp_path):
+    from lostcards.errors import LostcardsError
+    from lostcards.policies.network import reference_digest, write_weights
+    from lostcards.training.loop import LoopSettings, iterate
+    f = tmp_path / "student-like.npz"
+    write_weights(f, _noisy(), {"reference_digest": reference_digest(resolve("expert").params)})
+    with pytest.raises(LostcardsError, match="fitted beside another reference policy, not --line learned's blueprint"):
+        iterate(LoopSettings(line="learned", init=str(f)), tmp_path / "run", say=lambda m: None)
+    assert not (tmp_path / "run").exists()

@@ -172,6 +172,11 @@ def iterate(settings: LoopSettings, out, command: str = "", say=print) -> dict:
     if st.loss not in LOSSES:
         raise LostcardsError(f"--loss {st.loss!r} is not allowed: one of {', '.join(LOSSES)}")
     identity = st.identity()            # reads init's weights: a bad file is refused before the folder exists
+    if st.init:
+        want = reference_digest(resolve(line.reference).params)
+        if read_weights(st.init)[1].get("reference_digest", want) != want:
+            raise LostcardsError(f"--init {st.init}: those weights were fitted beside another reference policy, "
+                                 f"not --line {line.name}'s {line.reference}")
     out.mkdir(parents=True, exist_ok=True)
     with DirLock(out):
         path = out / STATE
