@@ -19,7 +19,7 @@ from lostcards.cli.common import Count
                    "cache folder; yours is left alone).")
 @click.option("--profile", "profile", default=None, metavar="WORKLOADS",
               help="Instead: perf profiles (software clock, one pinned core) by JIT function and instruction, "
-                   "of a comma-separated list among random2, expert2, expert4, improve, or 'all' "
+                   "of a comma-separated list among random2, expert2, expert4, improve, student2, or 'all' "
                    "(docs/engine.md, 'Profiling').")
 @click.option("--profile-rounds", type=Count(1, 10**9), default=None,
               help="Rounds of each profiled workload (default: its own, a few seconds).")
