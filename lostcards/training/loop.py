@@ -67,6 +67,10 @@ class Line:
     reference: str        # the networks' reference policy (a registered bot): a feature and the gate's move
     maker: str            # "module:function": (weights, name=, margin=) -> the network Policy
 
+    def reference_digest(self) -> str:
+        """The digest of the reference policy's parameters, recorded with every network fitted beside it."""
+        return reference_digest(resolve(self.reference).params)
+
     def policy(self, weights, name: str, margin: float):
         mod, _, fn = self.maker.partition(":")
         return getattr(importlib.import_module(mod), fn)(weights, name=name, margin=margin)
@@ -173,7 +177,7 @@ def iterate(settings: LoopSettings, out, command: str = "", say=print) -> dict:
         raise LostcardsError(f"--loss {st.loss!r} is not allowed: one of {', '.join(LOSSES)}")
     identity = st.identity()            # reads init's weights: a bad file is refused before the folder exists
     if st.init:
-        want = reference_digest(resolve(line.reference).params)
+        want = line.reference_digest()
         if read_weights(st.init)[1].get("reference_digest", want) != want:
             raise LostcardsError(f"--init {st.init}: those weights were fitted beside another reference policy, "
                                  f"not --line {line.name}'s {line.reference}")
@@ -235,7 +239,7 @@ def _generation(st: LoopSettings, tables, out: Path, state: dict, g: int, comman
                                   "settings": {**state["identity"], "loss": st.loss, "margin": st.margin,
                                                "other_rounds": st.other_rounds, "line": line.name,
                                                "reference_policy": line.reference},
-                                  "reference_digest": reference_digest(resolve(line.reference).params), "fit": rep})
+                                  "reference_digest": line.reference_digest(), "fit": rep})
     cand = line.policy(w, name=f"{line.name}-gen-{g:03d}", margin=st.margin)
     t0 = time.perf_counter()
     gate = margin(rules, cand, champ, st.gate, st.seed * 1000 + 500 + g) if st.gate > 0 else None
@@ -311,7 +315,7 @@ def ship(out, dest, command: str = "", generation: int | None = None) -> Path:
     w, meta = read_weights(out / name)
     if "reference_digest" not in meta:          # weights from before the digest was recorded
         line = LINES[state["identity"].get("line", "student")]
-        meta["reference_digest"] = reference_digest(resolve(line.reference).params)
+        meta["reference_digest"] = line.reference_digest()
     write_weights(dest, w, {**{k: v for k, v in meta.items() if k != "format"}, "shipped_from": name,
                             "gate": gate, "ship_command": command})
     return Path(dest)
