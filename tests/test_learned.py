@@ -50,6 +50,7 @@ def test_blueprint_legal(preset, players):
     _legal(r, policy_of(np.zeros(N_WEIGHTS), temp=1.0), "blueprint", 20, seed=4)   # softmax sampling
 
 
+@pytest.mark.slow          # learned-mc's compile (20 s) is nowhere else in the fast suite
 @pytest.mark.parametrize("preset", ["expeditions", "lost-cities"])
 @pytest.mark.parametrize("players", [2, 4])
 def test_mc_legal(preset, players):

@@ -47,11 +47,12 @@ def _naive(r, hand, deck, alpha, beta):
     return best
 
 
-@pytest.mark.parametrize("alpha, beta", [(0.5, 0.7), pytest.param(1.0, 1.0, marks=pytest.mark.slow),
-                                         pytest.param(0.0, 2.0, marks=pytest.mark.slow)])
-def test_the_exact_inner_maximum_matches_a_brute_force(alpha, beta):
+@pytest.mark.parametrize("alpha, beta, deals", [(0.5, 0.7, 1), pytest.param(0.5, 0.7, 3, marks=pytest.mark.slow),
+                                                pytest.param(1.0, 1.0, 3, marks=pytest.mark.slow),
+                                                pytest.param(0.0, 2.0, 3, marks=pytest.mark.slow)])
+def test_the_exact_inner_maximum_matches_a_brute_force(alpha, beta, deals):
     r = rules("expeditions", **TINY)
-    for i in range(3):
+    for i in range(deals):          # the brute force takes about 4 s a deal
         hand, deck = _deal(r, 3, i)
         naive = _naive(r, hand, deck, alpha, beta)
         assert penalised_bound(r, hand, deck, alpha, beta, exact=True) == pytest.approx(naive, abs=1e-9), i
