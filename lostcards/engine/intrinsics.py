@@ -12,7 +12,8 @@ reference-counted array:
   (only seconds budgets read it: results under them depend on the machine).
 - *pointers*: ``ptr(arr)`` once per batch, then ``offset``, the casts
   ``as_bytes`` / ``as_words`` / ``as_u64``, ``load_relaxed``, ``copy_words``;
-  ``alive(arr)`` keeps an array alive until its pointers are done with.
+  ``alive(arr)`` keeps an array alive until its pointers are done with; ``axpy``, a
+  constant-length ``dst += x * src`` as one vector operation.
 - *calls at an address*: the one way to call a numba policy from outside its
   compiled unit.  numba specializes a function on each function object it is
   handed, and the disk cache cannot keep such specializations, so a kernel that
@@ -157,6 +158,30 @@ def alive(arr):
     a raw pointer is not one, so code that works through ``ptr(arr)`` calls this when done."""
     if arr.size:
         arr[0] = arr[0]
+
+
+@intrinsic
+def axpy(typingctx, dst, x, src, n):
+    """dst[0:n] += x * src[0:n] (float64 pointers, `n` a constant) as one vector multiply and one
+    vector add: each element rounds as the scalar loop's (no fused multiply-add), whatever LLVM
+    would have unrolled it into."""
+    if not (isinstance(dst, types.CPointer) and isinstance(src, types.CPointer)
+            and isinstance(n, types.IntegerLiteral)):
+        return None
+    vec = ir.VectorType(ir.DoubleType(), n.literal_value)
+
+    def codegen(context, builder, sig, args):
+        d, xv, s, _ = args
+        xv = context.cast(builder, xv, sig.args[1], types.float64)
+        dp = builder.bitcast(d, vec.as_pointer())
+        sp = builder.bitcast(s, vec.as_pointer())
+        xs = builder.insert_element(ir.Constant(vec, ir.Undefined), xv, ir.Constant(_I32, 0))
+        xs = builder.shuffle_vector(xs, ir.Constant(vec, ir.Undefined),
+                                    ir.Constant(ir.VectorType(_I32, n.literal_value), None))
+        prod = builder.fmul(xs, builder.load(sp, align=8))
+        builder.store(builder.fadd(builder.load(dp, align=8), prod), dp, align=8)
+        return context.get_dummy_value()
+    return types.void(dst, x, src, n), codegen
 
 
 @jit(inline=True)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lostcards.engine.intrinsics import offset, stack_floats
+from lostcards.engine.intrinsics import axpy, offset, stack_floats
 from lostcards.engine.moves import (
     DRAW_DECK,
     DRAW_NONE,
@@ -99,8 +99,10 @@ def trunk(w, s, a):
 @jit(inline=True)
 def score(w, a, c, h1, h2):
     """One candidate's score from the trunk `a` and its features `c` (`h1`, `h2`: scratch, H1 and H2
-    floats).  The second layer runs over h1's positive units only, each adding its row of W2 (stored
-    unit-major: a contiguous row), so each h2 unit sums in the same order as a dot product would."""
+    floats).  The second layer adds each unit's row of W2 (stored unit-major: a contiguous row) times
+    the unit's relu, one vector operation a unit and no branch: each h2 unit sums in the same order
+    as a dot product would, a unit at or below 0 adding zeros (only a zero's sign can differ, which
+    no comparison sees)."""
     for h in range(H1):
         h1[h] = a[h]
     out = 0.0
@@ -113,12 +115,8 @@ def score(w, a, c, h1, h2):
                 h1[h] += x * w[row + h]
     for j in range(H2):
         h2[j] = w[O_B2 + j]
-    for h in range(H1):
-        x = h1[h]
-        if x > 0.0:                # relu: a unit at or below 0 adds nothing
-            row = O_W2 + h * H2
-            for j in range(H2):
-                h2[j] += x * w[row + j]
+    for h in range(H1):            # relu without a branch: a unit at or below 0 adds zeros
+        axpy(h2, max(h1[h], 0.0), offset(w, O_W2 + h * H2), H2)
     for j in range(H2):
         if h2[j] > 0.0:
             out += h2[j] * w[O_W3 + j]
