@@ -62,15 +62,15 @@ def test_spec_parameters_and_any_base():
     p = resolve("improve:base=greedy,k=16,z=1.5")
     assert p.spec == "improve:k=16,z=1.5,base=greedy"
     assert p.base.spec == "greedy"
-    # k, z, seconds, race, infer, base (its place among the bases)
-    assert p.params[:6].tolist() == [16.0, 1.5, 0.0, 0.0, 0.0, bases().index("greedy")]
-    assert p.params[6] == 0.0 and p.params[7] == 0.0       # rules: none; prior: the base
-    assert p.params[10] == 11.0                           # the prior's values: the base's
-    assert p.params[11:].tolist() == resolve("greedy").params.tolist()
-    assert IMPROVE.base is None and resolve("improve").params[:6].tolist() == [128.0, 2.0, 0.0, 0.0, 0.0, 0.0]
-    q = improved("expert:invest=never", k=8, infer=0.25)
-    assert q.params[4] == 0.25
-    assert q.name == "improve(expert:invest=never)" and q.params[11:].tolist() == resolve(
+    # k, z, seconds, race, infer, luck, base (its place among the bases)
+    assert p.params[:7].tolist() == [16.0, 1.5, 0.0, 0.0, 0.0, 0.0, bases().index("greedy")]
+    assert p.params[7] == 0.0 and p.params[8] == 0.0       # rules: none; prior: the base
+    assert p.params[11] == 12.0                           # the prior's values: the base's
+    assert p.params[12:].tolist() == resolve("greedy").params.tolist()
+    assert IMPROVE.base is None and resolve("improve").params[:7].tolist() == [128.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    q = improved("expert:invest=never", k=8, infer=0.25, luck=0.5)
+    assert q.params[4] == 0.25 and q.params[5] == 0.5
+    assert q.name == "improve(expert:invest=never)" and q.params[12:].tolist() == resolve(
         "expert:invest=never").params.tolist()
     with pytest.raises(PolicyError, match="k=600 is not allowed"):
         resolve("improve:k=600")
@@ -84,11 +84,11 @@ def test_a_prior_is_the_incumbent_and_the_base_plays_out():
         assert play_records(r, spec, "expert", range(2), 4) == play_records(r, "greedy", "expert", range(2), 4)
     p = resolve("improve:prior=greedy,base=random")
     g, b = resolve("greedy").params, resolve("random").params
-    assert p.prior.spec == "greedy" and p.params[10] == 11 + b.size
-    assert p.params[11:11 + b.size].tolist() == b.tolist() and p.params[11 + b.size:].tolist() == g.tolist()
+    assert p.prior.spec == "greedy" and p.params[11] == 12 + b.size
+    assert p.params[12:12 + b.size].tolist() == b.tolist() and p.params[12 + b.size:].tolist() == g.tolist()
     assert resolve("improve:prior=base").prior is None
     q = improved("expert", k=4, prior="greedy")
-    assert q.name == "improve(expert, prior=greedy)" and q.params[10] == 11 + resolve("expert").params.size
+    assert q.name == "improve(expert, prior=greedy)" and q.params[11] == 12 + resolve("expert").params.size
     info = play(r, "improve:k=4,prior=student", "expert", 2, 3, first=-1).round_info
     assert (info[:, 2] >= 0).all()
     assert (play_records(r, "expectimax:k=0,prior=greedy", "expert", range(2), 4)      # improve there
@@ -115,7 +115,8 @@ def test_analyze_and_improve_share_the_play_outs():
     from lostcards.policies.improve import decision
     from lostcards.policies.learned import rollout
     from lostcards.policies.search import playout
-    assert decision.play_outs is playouts.play_outs
+    assert decision.play_outs_on is playouts.play_outs_on
+    assert "play_outs_on(" in inspect.getsource(playouts.play_outs.py_func)
     assert "play_outs(" in inspect.getsource(playouts.margins.py_func)
     assert "from lostcards.engine.playouts import MARGINS_SIG, margins" in inspect.getsource(analyze.analyze_round)
     assert playout.play_to_end is rollout.play_to_end is playouts.play_to_end

@@ -13,7 +13,9 @@
   determinization i, NaN when the move is not legal there, +inf when the
   play-out broke the rules (a bug of the play-out policy); ``play_outs_on``
   plays a range of the determinizations only (a race's stage,
-  ``engine.improvement.raced``).
+  ``engine.improvement.raced``), and with ``luck`` != 0 takes that many times
+  the luck of the play-out's deck draws off each margin (``engine.luck``;
+  ``play_to_end_lucky``).
 - ``play_to_end`` plays one state out with a rule on the full state (search's
   play-out rule); ``side_margin`` is what a seat gets from an ended round: its
   side's score less the other side's (its score in solitaire).
@@ -37,6 +39,7 @@ from lostcards.engine.core import ended, side_score
 from lostcards.engine.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
 from lostcards.engine.intrinsics import alive, call_decide_at, call_policy_at, offset, ptr, stack_words
 from lostcards.engine.layout import M_RNG, MAX_TURNS, MEM_WORDS, OBS_FIELDS, SLOT_MEM_WORDS, STATE_WORDS
+from lostcards.engine.luck import deck_cards, lucky_step
 from lostcards.engine.observation import deck_size, players, seat
 from lostcards.engine.policy import OBS_TYPE
 from lostcards.engine.rng import seed_stream
@@ -90,6 +93,21 @@ def play_to_end(st, rule, ctx):
     return ended(st)
 
 
+@jit(inline=True, cache=False)      # takes a function: cached inside its callers (numba_cache.jit)
+def play_to_end_lucky(st, rule, ctx, me, d):
+    """``play_to_end``, also returning the summed luck of the deck draws for seat `me`'s side
+    (``engine.luck``; `d`: the deck's cards, ``luck.deck_cards``)."""
+    total = 0.0
+    for _ in range(MAX_TURNS):
+        if ended(st):
+            return True, total
+        rc, lk = lucky_step(st, rule(st, ctx), me, d)
+        total += lk
+        if rc != 0:
+            return False, total
+    return ended(st), total
+
+
 @jit(inline=True)
 def decided_at(st, ctx):
     """The move of the decider at ``ctx[0]`` (``intrinsics.decide_address``) for the seat to move
@@ -105,16 +123,20 @@ def play_outs(obs, dets, k, moves, n_moves, st, mem, one, out, seed, stream, dec
     """out[j * k + i]: the side margin of moves[j] played out from determinization i by the decider
     at `decide_at` (``intrinsics.decide_address``) with `params` for every seat (module
     docstring).  Room: `st` a state block, `mem` a slot memory (``SLOT_MEM_WORDS``), `one` 2 words."""
-    play_outs_on(obs, dets, 0, k, k, moves, n_moves, st, mem, one, out, seed, stream, decide_at, params)
+    play_outs_on(obs, dets, 0, k, k, moves, n_moves, st, mem, one, out, seed, stream, decide_at, params, 0.0)
 
 
 @jit
-def play_outs_on(obs, dets, i0, i1, stride, moves, n_moves, st, mem, one, out, seed, stream, decide_at, params):
+def play_outs_on(obs, dets, i0, i1, stride, moves, n_moves, st, mem, one, out, seed, stream, decide_at, params,
+                 luck):
     """``play_outs`` on determinizations i0..i1-1 only, into out[j * stride + i] (a race plays a
-    stage of them at a time): determinization i gets the same streams whatever the range."""
+    stage of them at a time): determinization i gets the same streams whatever the range.  With
+    `luck` != 0 each margin less `luck` times the luck of the play-out's deck draws (``engine.luck``,
+    the candidate's own draw included)."""
     me = seat(obs)
     p = players(obs)
     ctx = (decide_at, mem, params, one)
+    deck = stack_words(4)          # the deck's cards, for the luck (a play-out's own)
     for j in range(n_moves):
         for i in range(i0, i1):
             s = j * stride + i
@@ -125,7 +147,15 @@ def play_outs_on(obs, dets, i0, i1, stride, moves, n_moves, st, mem, one, out, s
                 mem[w] = np.uint64(0)
             for q in range(p):         # the same policy streams on determinization i, whatever the move
                 seed_stream(offset(mem, q * MEM_WORDS + M_RNG), seed, stream * STREAM_STRIDE + i, 1 + q)
-            if step(st, moves[j]) != 0:
+            if luck != 0.0:
+                deck_cards(st, deck)
+                rc, lk = lucky_step(st, moves[j], me, deck)
+                if rc != 0:
+                    out[s] = np.nan
+                    continue
+                ok, rest = play_to_end_lucky(st, decided_at, ctx, me, deck)
+                out[s] = side_margin(st, me, p) - luck * (lk + rest) if ok else np.inf
+            elif step(st, moves[j]) != 0:
                 out[s] = np.nan
             elif play_to_end(st, decided_at, ctx):
                 out[s] = side_margin(st, me, p)

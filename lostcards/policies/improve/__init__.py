@@ -77,6 +77,8 @@ OWN = {
     "infer": Float(0.0, 0, 1, "2 players: deal the hidden cards believing the other seat's last move "
                               "(a deal where the base would not have made it is kept with this "
                               "probability; 0: off, every deal uniform)"),
+    "luck": Float(0.0, 0, 4, "take this many times the luck of its deck draws off each play-out's return "
+                             "(a control variate with mean zero, engine.luck; 0: off)"),
 }
 def prior_choice() -> Choice:
     """``prior``, the policy whose move is the incumbent: the base itself, or another bot that can be
@@ -90,7 +92,7 @@ PARAMETERS = {**OWN, "base": Choice({b: i for i, b in enumerate(BASES)}), "rules
 
 
 def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0, rules: int = 0,
-             race: float = 0.0, infer: float = 0.0, prior=None) -> Improved:
+             race: float = 0.0, infer: float = 0.0, prior=None, luck: float = 0.0) -> Improved:
     """improve(base) for any numba Policy (or spec), with its parameter values (`rules`: a move rules
     mask, ``engine.move_rules``; `prior`: the incumbent's policy, None for the base), as a Policy."""
     b = resolve(base)
@@ -102,7 +104,7 @@ def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0, rules: in
     params.pop("prior")
     return Improved(f"improve({b.spec})" if pr is None else f"improve({b.spec}, prior={pr.spec})", improve_policy,
                     {**params, "prior": Choice({"base": 0} if pr is None else {pr.spec: 0})},
-                    (float(k), float(z), float(seconds), float(race), float(infer), 0.0,
+                    (float(k), float(z), float(seconds), float(race), float(infer), float(luck), 0.0,
                      float(rules), 0.0), doc=IMPROVE.doc, base=b, prior=pr)
 
 

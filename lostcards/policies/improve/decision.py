@@ -74,15 +74,16 @@ from lostcards.engine.observation import (
     with_card,
     without,
 )
-from lostcards.engine.playouts import deal_determinizations, play_outs, play_outs_on
+from lostcards.engine.playouts import deal_determinizations, play_outs_on
 from lostcards.engine.rng import seed_stream
 from lostcards.numba_cache import jit
 
 # parameter positions (declaration order in __init__.py), then the prior's policy address and the
 # base's decider address (``engine.intrinsics``) and where the prior's values start, then the base
 # policy's own values (and the prior's, when it is not the base)
-P_K, P_Z, P_SECONDS, P_RACE, P_INFER, P_BASE, P_RULES, P_PRIOR, P_POLICY_AT, P_DECIDE_AT, P_PRIOR_AT = range(11)
-N_OWN = 11
+(P_K, P_Z, P_SECONDS, P_RACE, P_INFER, P_LUCK, P_BASE, P_RULES, P_PRIOR, P_POLICY_AT, P_DECIDE_AT,
+ P_PRIOR_AT) = range(12)
+N_OWN = 12
 K_MAX = 512                        # determinizations a decision at most (the stack buffers' room)
 C_MAX = 48                         # candidates a decision at most (plays, discards, draws)
 SC_DISC = SEAT_MEM.count("scratch") - 2     # scratch words of the solitaire discards
@@ -125,6 +126,7 @@ def improve_move(obs, params, mem):
     seconds = params[P_SECONDS]
     race = params[P_RACE]
     infer = params[P_INFER]
+    luck = params[P_LUCK]
     bparams = offset(params, N_OWN)
     pparams = offset(params, np.int64(params[P_PRIOR_AT]))
     p = players(obs)
@@ -140,7 +142,7 @@ def improve_move(obs, params, mem):
         bm = hold(obs, words, rules, bm, np.int64(params[P_POLICY_AT]), pparams, mem)
     m = bm
     if k >= 2:
-        m = _search(obs, bparams, bm, k, z, race, infer, seconds, t_end, seed, sc,
+        m = _search(obs, bparams, bm, k, z, race, infer, luck, seconds, t_end, seed, sc,
                     np.int64(params[P_DECIDE_AT]), rules)
     if p == 1 and not is_pass(m) and move_to(m) == TO_DISCARD:
         d = with_card((np.int64(sc[SC_DISC]), np.int64(sc[SC_DISC + 1])), move_card(m))
@@ -222,15 +224,15 @@ def _played_out(obs, cand, inc, j0, n, ctx):
     into ``vals``); the first candidate always, the others while the time limit allows.  With
     ``race`` > 0 they are raced instead (``engine.improvement.raced``)."""
     dets, k, st, mem, one, vals, seed, stream, decide_at, bparams, seconds, t_end = ctx[4:16]
-    race, kd, live = ctx[18], ctx[19], ctx[20]
+    race, kd, live, luck = ctx[18], ctx[19], ctx[20], ctx[21]
     if race > 0:
         return raced(obs, cand, inc, j0, n, _stage, _in_time, vals, k, kd, live, race, ctx)
     done = j0
     for j in range(j0, n):
         if j > 0 and seconds > 0 and now_ns() >= t_end:
             break
-        play_outs(obs, dets, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
-                  seed, stream, decide_at, bparams)
+        play_outs_on(obs, dets, 0, k, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
+                     seed, stream, decide_at, bparams, luck)
         done += 1
     return done
 
@@ -240,7 +242,7 @@ def _stage(obs, cand, j, i0, i1, ctx):
     """A stage of a race: candidate j played out by B on determinizations i0..i1-1."""
     dets, k, st, mem, one, vals, seed, stream, decide_at, bparams = ctx[4:14]
     play_outs_on(obs, dets, i0, i1, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
-                 seed, stream, decide_at, bparams)
+                 seed, stream, decide_at, bparams, ctx[21])
 
 
 @jit(inline=True)
@@ -258,7 +260,7 @@ def _z_rule(inc, j0, n, ctx):
 
 
 @jit(inline=True)
-def _search(obs, bparams, bm, k, z, race, infer, seconds, t_end, seed, sc, decide_at, rules):
+def _search(obs, bparams, bm, k, z, race, infer, luck, seconds, t_end, seed, sc, decide_at, rules):
     p = players(obs)
     sd = side(obs)
     own = accepted(obs, sd)
@@ -290,7 +292,7 @@ def _search(obs, bparams, bm, k, z, race, infer, seconds, t_end, seed, sc, decid
     else:
         deal_determinizations(dets, k, obs, disc0, disc1, base, used, need, pool, rng)
     ctx = (p, own, opp, n_deck, dets, k, st, mem, one, vals, seed, obs.turn, decide_at, bparams,
-           seconds, t_end, z, rules, race, kd, live)
+           seconds, t_end, z, rules, race, kd, live, luck)
     # ---- the plays: B's move first, played out with the others
     cand[0] = bm
     inc, n = improvement_step(obs, cand, 0, 1, 0, _plays, _played_out, _z_rule, ctx)
