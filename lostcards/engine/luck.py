@@ -21,12 +21,11 @@ seat's side's: luck for the other side counts against it.
 from __future__ import annotations
 
 from lostcards.engine.apply import step
-from lostcards.engine.cardsets import top_slot
+from lostcards.engine.cardsets import slot_of, suit_of, top_slot
 from lostcards.engine.intrinsics import as_bytes, offset
 from lostcards.engine.layout import NUMBER_SLOTS, ORDER_CARD, R_CARDS, R_SUITS, S_DECK_POS, S_ORDER, S_SEAT
 from lostcards.engine.state import card_bit, card_word, expeditions, lane_investments, lane_of, lane_sum
 from lostcards.numba_cache import jit
-from lostcards.rules.cards import SLOTS
 
 UNOPENED = 0.5          # share of a number's worth in a suit the side has not opened
 
@@ -59,10 +58,9 @@ def _suit_factor(ex):
 @jit(inline=True)
 def card_worth(st, sd, card):
     """What `card` in hand is worth to side `sd` (module docstring)."""
-    s = card // SLOTS
-    slot = card - s * SLOTS
+    slot = slot_of(card)
     lo, hi = expeditions(st, sd)
-    low, f = _suit_factor(lane_of(lo, hi, s))
+    low, f = _suit_factor(lane_of(lo, hi, suit_of(card)))
     if slot < low or (1 << slot) & NUMBER_SLOTS == 0:
         return 0.0
     return (slot - 1) * f
