@@ -1,12 +1,29 @@
 """The `improve` bot (a policy-improvement step around a base policy): legal everywhere,
 reproducible, the base's own play when it never switches, the shared play-outs of analyze,
 and stronger than its base."""
+import numpy as np
 import pytest
 
 import lostcards
+from lostcards.engine import core
+from lostcards.engine.apply import step
+from lostcards.engine.intrinsics import offset, ptr
+from lostcards.engine.layout import M_RNG, MEM_WORDS, S_SEAT, SLOT_MEM_WORDS, STATE_WORDS
+from lostcards.engine.playouts import decided_at
+from lostcards.engine.rng import seed_stream
 from lostcards.errors import PolicyError
+from lostcards.numba_cache import jit
 from lostcards.policies import bases, resolve
 from lostcards.policies.improve import IMPROVE, improved
+from lostcards.policies.improve.decision import (
+    N_OWN,
+    P_OTHERS,
+    P_OTHERS_AT,
+    P_OTHERS_PARAMS,
+    P_PRIOR,
+    P_PRIOR_AT,
+    P_RULES,
+)
 from lostcards.run.runner import play, play_records
 
 CASES = [("expeditions", 2), ("expeditions", 4), ("expeditions", 1),
@@ -64,13 +81,13 @@ def test_spec_parameters_and_any_base():
     assert p.base.spec == "greedy"
     # k, z, seconds, race, infer, luck, base (its place among the bases)
     assert p.params[:7].tolist() == [16.0, 1.5, 0.0, 0.0, 0.0, 0.0, bases().index("greedy")]
-    assert p.params[7] == 0.0 and p.params[8] == 0.0       # rules: none; prior: the base
-    assert p.params[11] == 12.0                           # the prior's values: the base's
-    assert p.params[12:].tolist() == resolve("greedy").params.tolist()
+    assert p.params[P_RULES] == 0.0 and p.params[P_PRIOR] == 0.0 and p.params[P_OTHERS] == 0.0   # none; the base
+    assert p.params[P_PRIOR_AT] == N_OWN and p.params[P_OTHERS_PARAMS] == N_OWN    # their values: the base's
+    assert p.params[N_OWN:].tolist() == resolve("greedy").params.tolist()
     assert IMPROVE.base is None and resolve("improve").params[:7].tolist() == [128.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0]
     q = improved("expert:invest=never", k=8, infer=0.25, luck=0.5)
     assert q.params[4] == 0.25 and q.params[5] == 0.5
-    assert q.name == "improve(expert:invest=never)" and q.params[12:].tolist() == resolve(
+    assert q.name == "improve(expert:invest=never)" and q.params[N_OWN:].tolist() == resolve(
         "expert:invest=never").params.tolist()
     with pytest.raises(PolicyError, match="k=600 is not allowed"):
         resolve("improve:k=600")
@@ -84,17 +101,85 @@ def test_a_prior_is_the_incumbent_and_the_base_plays_out():
         assert play_records(r, spec, "expert", range(2), 4) == play_records(r, "greedy", "expert", range(2), 4)
     p = resolve("improve:prior=greedy,base=random")
     g, b = resolve("greedy").params, resolve("random").params
-    assert p.prior.spec == "greedy" and p.params[11] == 12 + b.size
-    assert p.params[12:12 + b.size].tolist() == b.tolist() and p.params[12 + b.size:].tolist() == g.tolist()
+    assert p.prior.spec == "greedy" and p.params[P_PRIOR_AT] == N_OWN + b.size
+    assert p.params[N_OWN:N_OWN + b.size].tolist() == b.tolist() and p.params[N_OWN + b.size:].tolist() == g.tolist()
     assert resolve("improve:prior=base").prior is None
     q = improved("expert", k=4, prior="greedy")
-    assert q.name == "improve(expert, prior=greedy)" and q.params[11] == 12 + resolve("expert").params.size
+    assert q.name == "improve(expert, prior=greedy)" and q.params[P_PRIOR_AT] == N_OWN + resolve("expert").params.size
     info = play(r, "improve:k=4,prior=student", "expert", 2, 3, first=-1).round_info
     assert (info[:, 2] >= 0).all()
     assert (play_records(r, "expectimax:k=0,prior=greedy", "expert", range(2), 4)      # improve there
             == play_records(r, "greedy", "expert", range(2), 4))
     with pytest.raises(PolicyError, match="prior"):
         resolve("improve:prior=nobody")
+
+
+def test_others_move_the_other_side_in_the_play_outs():
+    """others=P: the other side's seats play P in the play-outs (the seat's own side the base); P the
+    base itself is improve unchanged; its values follow the prior's; infer models the other seat with it."""
+    r = lostcards.rules("expeditions", players=2)
+    same = play_records(r, "improve:k=8", "expert", range(2), 4)
+    assert play_records(r, "improve:k=8,others=expert", "expert", range(2), 4) == same
+    assert play_records(r, "improve:k=8,others=base", "expert", range(2), 4) == same
+    assert play_records(r, "improve:k=8,others=random", "expert", range(2), 4) != same
+    p = resolve("improve:base=random,prior=greedy,others=expert")
+    b, g, e = (resolve(x).params for x in ("random", "greedy", "expert"))
+    assert p.others.spec == "expert" and p.params[P_OTHERS] == bases(first="expert").index("expert") + 1
+    from lostcards.engine.intrinsics import decide_address
+    assert p.params[P_OTHERS_AT] == decide_address(resolve("expert").kernel)
+    assert p.params[P_OTHERS_PARAMS] == N_OWN + b.size + g.size and p.params[N_OWN + b.size + g.size:].tolist() == \
+        e.tolist()
+    q = improved("student", k=4, others="expert")
+    assert q.name == "improve(student, others=expert)" and q.params[P_OTHERS_PARAMS] == N_OWN + \
+        resolve("student").params.size
+    for case in (("expeditions", 4), ("lost-cities", 1)):
+        info = play(lostcards.rules(case[0], players=case[1]), "improve:k=4,others=greedy", "expert", 2, 3,
+                    first=-1).round_info
+        assert (info[:, 2] >= 0).all()
+    with pytest.raises(PolicyError, match="others"):
+        resolve("improve:others=nobody")
+
+
+@jit
+def _split_moves(rb, seed, decide_a, par_a, decide_b, par_b, out):
+    """A round of seed `seed` played by ``playouts.decided_at`` with decider a on side 0 and b on side 1;
+    out[t] = 1 where the move is the one the side's own decider makes alone from the same memory."""
+    st_a = np.zeros(STATE_WORDS, np.int64)
+    mem_a = np.zeros(SLOT_MEM_WORDS, np.uint64)
+    keep_a = np.zeros(SLOT_MEM_WORDS, np.uint64)
+    one_a = np.zeros(2, np.int64)
+    st, mem, keep, one = ptr(st_a), ptr(mem_a), ptr(keep_a), ptr(one_a)
+    core.load_rules(st, ptr(rb))
+    core.deal(st, mem, seed, 0, 0, 0)
+    for q in range(2):
+        seed_stream(offset(mem, q * MEM_WORDS + M_RNG), seed, 0, 1 + q)
+    split = (decide_a, mem, ptr(par_a), one, decide_b, ptr(par_b), 0)
+    t = 0
+    while not core.ended(st) and t < out.shape[0]:
+        for w in range(SLOT_MEM_WORDS):
+            keep[w] = mem[w]
+        m = decided_at(st, split)
+        for w in range(SLOT_MEM_WORDS):
+            mem[w] = keep[w]
+        if (st[S_SEAT] & 1) == 0:
+            alone = decided_at(st, (decide_a, mem, ptr(par_a), one, decide_a, ptr(par_a), 0))
+        else:
+            alone = decided_at(st, (decide_b, mem, ptr(par_b), one, decide_b, ptr(par_b), 1))
+        out[t] = 1 if alone == m else 0
+        if step(st, m) != 0:
+            out[t] = -1
+            break
+        t += 1
+    return t
+
+
+def test_decided_at_picks_the_decider_by_side():
+    from lostcards.engine.intrinsics import decide_address
+    e, g = resolve("expert"), resolve("greedy")
+    out = np.zeros(400, np.int64)
+    n = _split_moves(core.rules_block(lostcards.rules("expeditions")), 7, decide_address(e.kernel), e.params,
+                     decide_address(g.kernel), g.params, out)
+    assert n > 20 and (out[:n] == 1).all()
 
 
 def test_seconds_budget_is_a_cap():

@@ -38,7 +38,7 @@ def _rounds(rb, seed, n, par, decide_at, out):
     one_a = np.zeros(2, np.int64)
     d_a = np.zeros(4, np.int64)
     st, mem, one, d = ptr(st_a), ptr(mem_a), ptr(one_a), ptr(d_a)
-    ctx = (decide_at, mem, ptr(par), one)
+    ctx = (decide_at, mem, ptr(par), one, decide_at, ptr(par), 0)
     for r in range(n):
         core.load_rules(st, ptr(rb))
         core.deal(st, mem, seed, r, 0, 0)
@@ -118,7 +118,7 @@ def _candidates(rb, par, decide_at, out, luck, k):
     seed_stream(ptr(rng), 1, 0, 3)
     deal_determinizations(ptr(dets), k, obs, 0, 0, ptr(base), ptr(used), ptr(need), ptr(pool), ptr(rng))
     play_outs_on(obs, ptr(dets), 0, k, k, ptr(moves), n, ptr(work), ptr(mem), ptr(one), ptr(out), 1, 3, decide_at,
-                 ptr(par), luck)
+                 ptr(par), luck, decide_at, ptr(par))
     return n
 
 

@@ -20,6 +20,7 @@ PARAMETERS = {
     "base": Choice({b: i for i, b in enumerate(bases(first="expert"))}),
     "rules": RuleSet(),
     "prior": prior_choice(),
+    "others": prior_choice(),
 }
 EXPECTIMAX = Improved(
     "expectimax", expectimax_policy, PARAMETERS,

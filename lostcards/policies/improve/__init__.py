@@ -38,6 +38,7 @@ class Improved(Policy):
 
     base: Policy = None
     prior: Policy = None          # the policy whose move is the incumbent (None: the base's)
+    others: Policy = None         # the policy of the other side's seats in the play-outs (None: the base)
 
     @property
     def params(self) -> np.ndarray:
@@ -46,21 +47,28 @@ class Improved(Policy):
         from lostcards.policies.improve.decision import N_OWN
         own = super().params
         p = self.prior if self.prior is not None else b
-        at = np.array([policy_address(p.kernel), decide_address(b.kernel),      # the prior's values: after
-                       N_OWN + (b.params.size if self.prior is not None else 0)], np.float64)  # the base's
-        extra = [self.prior.params] if self.prior is not None else []
+        o = self.others if self.others is not None else b
+        prior_at = N_OWN + (b.params.size if self.prior is not None else 0)     # after the base's values
+        others_at = (N_OWN + b.params.size + (p.params.size if self.prior is not None else 0)   # after those
+                     if self.others is not None else N_OWN)
+        at = np.array([policy_address(p.kernel), decide_address(b.kernel), prior_at, decide_address(o.kernel),
+                       others_at], np.float64)
+        extra = [x.params for x in (self.prior, self.others) if x is not None]
         return np.concatenate([own, at, b.params, *extra])
 
     def with_params(self, text: str) -> "Improved":
         q = Policy.with_params(self, text)
-        base, prior = self.base, self.prior
+        base, prior, others = self.base, self.prior, self.others
         if "base" in self.parameters and len(self.parameters["base"]) > 1:
             want = self.parameters["base"].text(q.values[list(self.parameters).index("base")])
             base = resolve(want)
         if "prior" in self.parameters:
             want = self.parameters["prior"].text(q.values[list(self.parameters).index("prior")])
             prior = None if want == "base" else resolve(want)
-        return dataclasses.replace(self, values=q.values, base=base, prior=prior)
+        if "others" in self.parameters:
+            want = self.parameters["others"].text(q.values[list(self.parameters).index("others")])
+            others = None if want == "base" else resolve(want)
+        return dataclasses.replace(self, values=q.values, base=base, prior=prior, others=others)
 
 
 # improve's own parameters, then its base (the bots that can be one, listed only now: a bot
@@ -81,31 +89,36 @@ OWN = {
                              "(a control variate with mean zero, engine.luck; 0: off)"),
 }
 def prior_choice() -> Choice:
-    """``prior``, the policy whose move is the incumbent: the base itself, or another bot that can be
-    a base (the play-outs stay the base's)."""
+    """``prior`` (the policy whose move is the incumbent) or ``others`` (the policy of the other side's
+    seats in the play-outs): the base itself, or another bot that can be a base."""
     return Choice({"base": 0, **{b: i + 1 for i, b in enumerate(bases(first="expert"))}})
 
 
 BASES = bases(first="expert")
 PARAMETERS = {**OWN, "base": Choice({b: i for i, b in enumerate(BASES)}), "rules": RuleSet(),
-              "prior": prior_choice()}
+              "prior": prior_choice(), "others": prior_choice()}
 
 
 def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0, rules: int = 0,
-             race: float = 0.0, infer: float = 0.0, prior=None, luck: float = 0.0) -> Improved:
+             race: float = 0.0, infer: float = 0.0, prior=None, luck: float = 0.0, others=None) -> Improved:
     """improve(base) for any numba Policy (or spec), with its parameter values (`rules`: a move rules
-    mask, ``engine.move_rules``; `prior`: the incumbent's policy, None for the base), as a Policy."""
+    mask, ``engine.move_rules``; `prior`: the incumbent's policy, None for the base; `others`: the
+    other side's policy in the play-outs, None for the base), as a Policy."""
     b = resolve(base)
     pr = resolve(prior) if prior is not None else None
-    for x in (b, pr):
+    ot = resolve(others) if others is not None else None
+    for x in (b, pr, ot):
         if x is not None and x.kernel is None:
             raise PolicyError(f"improve needs numba policies; {x.spec!r} has none")
     params = dict(PARAMETERS, base=Choice({b.spec: 0}))      # the base is fixed: one choice
     params.pop("prior")
-    return Improved(f"improve({b.spec})" if pr is None else f"improve({b.spec}, prior={pr.spec})", improve_policy,
-                    {**params, "prior": Choice({"base": 0} if pr is None else {pr.spec: 0})},
+    params.pop("others")
+    name = ", ".join([b.spec] + [f"{w}={x.spec}" for w, x in (("prior", pr), ("others", ot)) if x is not None])
+    return Improved(f"improve({name})", improve_policy,
+                    {**params, "prior": Choice({"base": 0} if pr is None else {pr.spec: 0}),
+                     "others": Choice({"base": 0} if ot is None else {ot.spec: 0})},
                     (float(k), float(z), float(seconds), float(race), float(infer), float(luck), 0.0,
-                     float(rules), 0.0), doc=IMPROVE.doc, base=b, prior=pr)
+                     float(rules), 0.0, 0.0), doc=IMPROVE.doc, base=b, prior=pr, others=ot)
 
 
 IMPROVE = Improved(

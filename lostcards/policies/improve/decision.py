@@ -81,9 +81,9 @@ from lostcards.numba_cache import jit
 # parameter positions (declaration order in __init__.py), then the prior's policy address and the
 # base's decider address (``engine.intrinsics``) and where the prior's values start, then the base
 # policy's own values (and the prior's, when it is not the base)
-(P_K, P_Z, P_SECONDS, P_RACE, P_INFER, P_LUCK, P_BASE, P_RULES, P_PRIOR, P_POLICY_AT, P_DECIDE_AT,
- P_PRIOR_AT) = range(12)
-N_OWN = 12
+(P_K, P_Z, P_SECONDS, P_RACE, P_INFER, P_LUCK, P_BASE, P_RULES, P_PRIOR, P_OTHERS, P_POLICY_AT, P_DECIDE_AT,
+ P_PRIOR_AT, P_OTHERS_AT, P_OTHERS_PARAMS) = range(15)
+N_OWN = 15
 K_MAX = 512                        # determinizations a decision at most (the stack buffers' room)
 C_MAX = 48                         # candidates a decision at most (plays, discards, draws)
 SC_DISC = SEAT_MEM.count("scratch") - 2     # scratch words of the solitaire discards
@@ -143,7 +143,8 @@ def improve_move(obs, params, mem):
     m = bm
     if k >= 2:
         m = _search(obs, bparams, bm, k, z, race, infer, luck, seconds, t_end, seed, sc,
-                    np.int64(params[P_DECIDE_AT]), rules)
+                    np.int64(params[P_DECIDE_AT]), rules, np.int64(params[P_OTHERS_AT]),
+                    offset(params, np.int64(params[P_OTHERS_PARAMS])))
     if p == 1 and not is_pass(m) and move_to(m) == TO_DISCARD:
         d = with_card((np.int64(sc[SC_DISC]), np.int64(sc[SC_DISC + 1])), move_card(m))
         sc[SC_DISC] = np.uint64(d[0])
@@ -232,7 +233,7 @@ def _played_out(obs, cand, inc, j0, n, ctx):
         if j > 0 and seconds > 0 and now_ns() >= t_end:
             break
         play_outs_on(obs, dets, 0, k, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
-                     seed, stream, decide_at, bparams, luck)
+                     seed, stream, decide_at, bparams, luck, ctx[22], ctx[23])
         done += 1
     return done
 
@@ -242,7 +243,7 @@ def _stage(obs, cand, j, i0, i1, ctx):
     """A stage of a race: candidate j played out by B on determinizations i0..i1-1."""
     dets, k, st, mem, one, vals, seed, stream, decide_at, bparams = ctx[4:14]
     play_outs_on(obs, dets, i0, i1, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
-                 seed, stream, decide_at, bparams, ctx[21])
+                 seed, stream, decide_at, bparams, ctx[21], ctx[22], ctx[23])
 
 
 @jit(inline=True)
@@ -260,7 +261,8 @@ def _z_rule(inc, j0, n, ctx):
 
 
 @jit(inline=True)
-def _search(obs, bparams, bm, k, z, race, infer, luck, seconds, t_end, seed, sc, decide_at, rules):
+def _search(obs, bparams, bm, k, z, race, infer, luck, seconds, t_end, seed, sc, decide_at, rules, other_at,
+            oparams):
     p = players(obs)
     sd = side(obs)
     own = accepted(obs, sd)
@@ -288,11 +290,11 @@ def _search(obs, bparams, bm, k, z, race, infer, luck, seconds, t_end, seed, sc,
     believing = infer > 0 and can_infer(obs)
     if believing:
         deal_believing(dets, k, obs, base, used, need, pool, rng, offset(sc, SC_SNAP), infer, st, mem, one,
-                       lm, decide_at, bparams, seed)
+                       lm, other_at, oparams, seed)
     else:
         deal_determinizations(dets, k, obs, disc0, disc1, base, used, need, pool, rng)
     ctx = (p, own, opp, n_deck, dets, k, st, mem, one, vals, seed, obs.turn, decide_at, bparams,
-           seconds, t_end, z, rules, race, kd, live, luck)
+           seconds, t_end, z, rules, race, kd, live, luck, other_at, oparams)
     # ---- the plays: B's move first, played out with the others
     cand[0] = bm
     inc, n = improvement_step(obs, cand, 0, 1, 0, _plays, _played_out, _z_rule, ctx)
