@@ -26,7 +26,7 @@ def _positions(module, prefix):
     ("search", search, "K_", set()),
     ("learned-mc", rollout, "K_", {"max"}),
     ("staller", staller, "K_", set()),
-    ("improve", decision, "P_", {"policy_at", "decide_at", "prior_at"}),
+    ("improve", decision, "P_", {"policy_at", "decide_at", "prior_at", "others_at", "others_params"}),
 ])
 def test_a_kernels_parameter_positions_are_its_parameters_names(spec, module, prefix, skip):
     names = list(resolve(spec).parameters)

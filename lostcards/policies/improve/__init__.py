@@ -7,6 +7,8 @@ hidden cards, beats it by ``z`` standard errors of the paired difference;
 (``engine.improvement.raced``);
 ``prior=student`` keeps the student's move (not the base's) unless a challenger
 beats it, the play-outs still the base's;
+``others=expert`` plays the other side's seats by expert in the play-outs (the
+seat's own side still by the base): the model of the opponents;
 ``rules=fund20`` holds its own candidate moves to move rules (``policies.held``)
 (``decision``: the procedure, improve's configuration of ``engine.improvement``'s step;
 ``engine.playouts``: the play-outs, shared with

@@ -12,8 +12,9 @@ Per decision (docs/bots.md, "improve"):
 3. *Plays*: B's move, then every play to an expedition and every discard, each
    with B's draw where that draw is still legal (else the deck).  Discards of
    dead cards (no expedition of either side can take them) are one candidate.
-   Each is played out from every determinization by B for every seat, with the
-   same play-out streams for every candidate (common random numbers).  The
+   Each is played out from every determinization by B for every seat (with
+   ``others``: B for the seat's own side, the other policy for the other side),
+   with the same play-out streams for every candidate (common random numbers).  The
    candidate of best mean replaces B's move only if its mean paired difference
    exceeds ``z`` standard errors.  With ``race`` > 0 the candidates are raced
    (``engine.improvement.raced``): played out 16 determinizations at a time,
