@@ -7,7 +7,7 @@ import pytest
 import lostcards
 from lostcards.engine import core
 from lostcards.engine.apply import step
-from lostcards.engine.intrinsics import offset, ptr
+from lostcards.engine.intrinsics import decide_address, offset, ptr
 from lostcards.engine.layout import M_RNG, MEM_WORDS, S_SEAT, SLOT_MEM_WORDS, STATE_WORDS
 from lostcards.engine.playouts import decided_at
 from lostcards.engine.rng import seed_stream
@@ -125,7 +125,6 @@ def test_others_move_the_other_side_in_the_play_outs():
     p = resolve("improve:base=random,prior=greedy,others=expert")
     b, g, e = (resolve(x).params for x in ("random", "greedy", "expert"))
     assert p.others.spec == "expert" and p.params[P_OTHERS] == bases(first="expert").index("expert") + 1
-    from lostcards.engine.intrinsics import decide_address
     assert p.params[P_OTHERS_AT] == decide_address(resolve("expert").kernel)
     assert p.params[P_OTHERS_PARAMS] == N_OWN + b.size + g.size and p.params[N_OWN + b.size + g.size:].tolist() == \
         e.tolist()
@@ -174,7 +173,6 @@ def _split_moves(rb, seed, decide_a, par_a, decide_b, par_b, out):
 
 
 def test_decided_at_picks_the_decider_by_side():
-    from lostcards.engine.intrinsics import decide_address
     e, g = resolve("expert"), resolve("greedy")
     out = np.zeros(400, np.int64)
     n = _split_moves(core.rules_block(lostcards.rules("expeditions")), 7, decide_address(e.kernel), e.params,

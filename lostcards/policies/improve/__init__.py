@@ -50,27 +50,29 @@ class Improved(Policy):
         own = super().params
         p = self.prior if self.prior is not None else b
         o = self.others if self.others is not None else b
-        prior_at = N_OWN + (b.params.size if self.prior is not None else 0)     # after the base's values
-        others_at = (N_OWN + b.params.size + (p.params.size if self.prior is not None else 0)   # after those
-                     if self.others is not None else N_OWN)
+        # the values after improve's own: the base's, then the prior's and the others' where they are not the
+        # base (each policy's values computed once: a network's are its weights); N_OWN: the base's
+        values = [b.params]
+        prior_at = others_at = N_OWN
+        if self.prior is not None:
+            prior_at = N_OWN + values[0].size
+            values.append(self.prior.params)
+        if self.others is not None:
+            others_at = N_OWN + sum(v.size for v in values)
+            values.append(self.others.params)
         at = np.array([policy_address(p.kernel), decide_address(b.kernel), prior_at, decide_address(o.kernel),
                        others_at], np.float64)
-        extra = [x.params for x in (self.prior, self.others) if x is not None]
-        return np.concatenate([own, at, b.params, *extra])
+        return np.concatenate([own, at, *values])
 
     def with_params(self, text: str) -> "Improved":
         q = Policy.with_params(self, text)
-        base, prior, others = self.base, self.prior, self.others
-        if "base" in self.parameters and len(self.parameters["base"]) > 1:
-            want = self.parameters["base"].text(q.values[list(self.parameters).index("base")])
-            base = resolve(want)
-        if "prior" in self.parameters:
-            want = self.parameters["prior"].text(q.values[list(self.parameters).index("prior")])
-            prior = None if want == "base" else resolve(want)
-        if "others" in self.parameters:
-            want = self.parameters["others"].text(q.values[list(self.parameters).index("others")])
-            others = None if want == "base" else resolve(want)
-        return dataclasses.replace(self, values=q.values, base=base, prior=prior, others=others)
+        chosen = {"base": self.base, "prior": self.prior, "others": self.others}
+        for name in chosen:
+            if name not in self.parameters or (name == "base" and len(self.parameters["base"]) == 1):
+                continue
+            want = self.parameters[name].text(q.values[list(self.parameters).index(name)])
+            chosen[name] = None if name != "base" and want == "base" else resolve(want)
+        return dataclasses.replace(self, values=q.values, **chosen)
 
 
 # improve's own parameters, then its base (the bots that can be one, listed only now: a bot

@@ -79,9 +79,10 @@ from lostcards.engine.playouts import deal_determinizations, play_outs_on
 from lostcards.engine.rng import seed_stream
 from lostcards.numba_cache import jit
 
-# parameter positions (declaration order in __init__.py), then the prior's policy address and the
-# base's decider address (``engine.intrinsics``) and where the prior's values start, then the base
-# policy's own values (and the prior's, when it is not the base)
+# parameter positions (declaration order in __init__.py), then the prior's policy address, the
+# base's decider address (``engine.intrinsics``), where the prior's values start, the others' decider
+# address and where their values start, then the base policy's own values (and the prior's and the
+# others', each where it is not the base)
 (P_K, P_Z, P_SECONDS, P_RACE, P_INFER, P_LUCK, P_BASE, P_RULES, P_PRIOR, P_OTHERS, P_POLICY_AT, P_DECIDE_AT,
  P_PRIOR_AT, P_OTHERS_AT, P_OTHERS_PARAMS) = range(15)
 N_OWN = 15
