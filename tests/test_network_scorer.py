@@ -6,7 +6,16 @@ from numba import njit
 
 from lostcards.engine.intrinsics import alive, axpy, ptr
 from lostcards.policies.network.features import C_DIM, S_DIM
-from lostcards.policies.network.scorer import H1, H2, LAYOUT, N_WEIGHTS, score, trunk
+from lostcards.policies.network.scorer import (
+    H1,
+    H2,
+    LAYOUT,
+    N_WEIGHTS,
+    kept_first_layer,
+    score,
+    score_all,
+    trunk,
+)
 
 
 @njit(cache=False)
@@ -78,3 +87,40 @@ def test_axpy_rounds_each_element_as_a_multiply_then_an_add():
     want = [di + x * si for di, si in zip(d.tolist(), s.tolist())]     # no fused multiply-add
     _axpy(d, x, s)
     assert d.tolist() == want
+
+
+@njit(cache=False)
+def _all_scores(w, s, cs, n):
+    """Each candidate's score by ``score`` alone, and by ``score_all`` (first layers kept, two heads at a time)."""
+    a = np.zeros(H1)
+    h1 = np.zeros(H1)
+    h2 = np.zeros(H2)
+    h2b = np.zeros(H2)
+    hs = np.zeros(n * H1)
+    outs = np.zeros(n)
+    one = np.zeros(n)
+    trunk(ptr(w), ptr(s), ptr(a))
+    for i in range(n):
+        one[i] = score(ptr(w), ptr(a), ptr(cs[i]), ptr(h1), ptr(h2))
+        outs[i] = kept_first_layer(ptr(w), ptr(a), ptr(cs[i]), ptr(h1), ptr(hs[i * H1:]))
+    score_all(ptr(w), ptr(hs), ptr(outs), n, ptr(h2), ptr(h2b))
+    alive(w)
+    alive(s)
+    alive(cs)
+    alive(a)
+    alive(h1)
+    alive(h2)
+    alive(h2b)
+    alive(hs)
+    return one, outs
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 12])
+def test_scoring_every_candidate_at_once_gives_each_the_score_it_gets_alone(n):
+    g = np.random.default_rng(100 + n)
+    w = g.normal(0.0, 0.4, N_WEIGHTS)
+    s = np.where(g.random(S_DIM) < 0.5, g.normal(0.0, 1.0, S_DIM), 0.0)
+    cs = np.where(g.random((n, C_DIM)) < 0.5, g.normal(0.0, 1.0, (n, C_DIM)), 0.0)
+    one, together = _all_scores(w, s, cs, n)
+    assert together.tolist() == one.tolist()
+    assert one[0] == _twin(w, s.tolist(), cs[0].tolist())

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lostcards.engine.intrinsics import axpy, offset, stack_floats
+from lostcards.engine.intrinsics import axpy, offset, stack_floats, stack_words
 from lostcards.engine.moves import (
     DRAW_DECK,
     DRAW_NONE,
@@ -81,6 +81,8 @@ O_W2 = O_B1 + H1
 O_B2 = O_W2 + H1 * H2
 O_W3 = O_B2 + H2
 O_V = O_W3 + H2
+MAX_CANDIDATES = 64          # a decision's actions at most: two for each card of the largest hand (30)
+FIRST_LAYERS = MAX_CANDIDATES * H1     # the scratch of every candidate's first layer
 
 
 @jit(inline=True)
@@ -91,18 +93,13 @@ def trunk(w, s, a):
     for i in range(S_DIM):
         x = s[i]
         if x != 0.0:
-            row = O_WS + i * H1
-            for h in range(H1):
-                a[h] += x * w[row + h]
+            axpy(a, x, offset(w, O_WS + i * H1), H1)
 
 
 @jit(inline=True)
-def score(w, a, c, h1, h2):
-    """One candidate's score from the trunk `a` and its features `c` (`h1`, `h2`: scratch, H1 and H2
-    floats).  The second layer adds each unit's row of W2 (stored unit-major: a contiguous row) times
-    the unit's relu, one vector operation a unit and no branch: each h2 unit sums in the same order
-    as a dot product would, a unit at or below 0 adding zeros (only a zero's sign can differ, which
-    no comparison sees)."""
+def first_layer(w, a, c, h1):
+    """A candidate's first layer before its relu, ``h1 = a + Wc^T c`` (`a` the trunk, `c` its
+    features), and its linear skip ``v . c``, returned."""
     for h in range(H1):
         h1[h] = a[h]
     out = 0.0
@@ -110,9 +107,26 @@ def score(w, a, c, h1, h2):
         x = c[i]
         if x != 0.0:
             out += x * w[O_V + i]
-            row = O_WC + i * H1
-            for h in range(H1):
-                h1[h] += x * w[row + h]
+            axpy(h1, x, offset(w, O_WC + i * H1), H1)
+    return out
+
+
+@jit(inline=True)
+def kept_first_layer(w, a, c, h1, dst):
+    """``first_layer`` in the fixed scratch `h1` (its adds stay in registers), then copied to `dst`."""
+    out = first_layer(w, a, c, h1)
+    for h in range(H1):
+        dst[h] = h1[h]
+    return out
+
+
+@jit(inline=True)
+def head(w, h1, out, h2):
+    """The score of a candidate from its first layer `h1` and its skip `out` (`h2`: scratch of H2
+    floats).  The second layer adds each unit's row of W2 (stored unit-major: a contiguous row) times
+    the unit's relu, one vector operation a unit and no branch: each h2 unit sums in the same order
+    as a dot product would, a unit at or below 0 adding zeros (only a zero's sign can differ, which
+    no comparison sees)."""
     for j in range(H2):
         h2[j] = w[O_B2 + j]
     for h in range(H1):            # relu without a branch: a unit at or below 0 adds zeros
@@ -124,18 +138,59 @@ def score(w, a, c, h1, h2):
 
 
 @jit(inline=True)
-def network_move(obs, temp, margin, w, mem, rm, s, a, c, h1, h2):
+def head_pair(w, h1a, h1b, outs, i, h2a, h2b):
+    """``head`` for candidates i and i+1 at once (their skips in ``outs[i]``, ``outs[i+1]``, replaced
+    by their scores): each adds in ``head``'s order, and the two chains of dependent adds overlap."""
+    for j in range(H2):
+        h2a[j] = w[O_B2 + j]
+        h2b[j] = w[O_B2 + j]
+    for h in range(H1):
+        row = offset(w, O_W2 + h * H2)
+        axpy(h2a, max(h1a[h], 0.0), row, H2)
+        axpy(h2b, max(h1b[h], 0.0), row, H2)
+    oa = outs[i]
+    for j in range(H2):
+        if h2a[j] > 0.0:
+            oa += h2a[j] * w[O_W3 + j]
+    ob = outs[i + 1]
+    for j in range(H2):
+        if h2b[j] > 0.0:
+            ob += h2b[j] * w[O_W3 + j]
+    outs[i] = oa
+    outs[i + 1] = ob
+
+
+@jit(inline=True)
+def score_all(w, hs, outs, n, h2a, h2b):
+    """The scores of n candidates into ``outs[0:n]`` (their first layers at ``hs``, H1 floats each,
+    their skips in ``outs``), two at a time: each the number ``score`` gives it."""
+    i = 0
+    while i + 1 < n:
+        head_pair(w, offset(hs, i * H1), offset(hs, (i + 1) * H1), outs, i, h2a, h2b)
+        i += 2
+    if i < n:
+        outs[i] = head(w, offset(hs, i * H1), outs[i], h2a)
+
+
+@jit(inline=True)
+def score(w, a, c, h1, h2):
+    """One candidate's score from the trunk `a` and its features `c` (`h1`, `h2`: scratch, H1 and H2
+    floats): ``first_layer`` then ``head``."""
+    return head(w, h1, first_layer(w, a, c, h1), h2)
+
+
+@jit(inline=True)
+def network_move(obs, temp, margin, w, mem, rm, sc):
     """The network's move (module docstring): `w` the weights, `rm` the reference move (already
-    decided on the seat's stream); s, a, c, h1, h2: scratch of S_DIM, H1, C_DIM, H1, H2 floats."""
+    decided on the seat's stream), `sc` its scratch (``Scratch``).  Every candidate is scored first
+    (``score_all``, no random number drawn), then taken in turn as one loop would have: the same
+    draws from the seat's stream in the same order."""
+    s, a, c, h1, hs, outs, h2a, h2b, cands = sc
     un = info_features(obs, s)
     trunk(w, s, a)
     acc = legal_plays(obs)
     rest = hand_cards(obs)
-    best = -1e300
-    ties = 1
-    card = -1
-    to = TO_DISCARD
-    e_score = -1e300               # the score of the reference action (the gate's reference)
+    n = 0
     while (rest[0] | rest[1]) != 0:
         x = lowest_card(rest)
         rest = without(rest, x)
@@ -146,53 +201,76 @@ def network_move(obs, temp, margin, w, mem, rm, s, a, c, h1, h2):
             candidate_features(obs, kind, x, s, un, c)
             flag = action_is_reference(rm, x, t)
             set_reference(c, flag)
-            v = score(w, a, c, h1, h2) + gumbel(mem, temp)
-            if flag:
-                e_score = v
-            take, ties = takes_lead(v, best, ties, mem)
-            if take:
-                best = v
-                card = x
-                to = t
+            outs[n] = kept_first_layer(w, a, c, h1, offset(hs, n * H1))
+            cands[n] = 2 * make_play(x, t, DRAW_NONE) + (1 if flag else 0)    # the move; 1: the reference
+            n += 1
+    score_all(w, hs, outs, n, h2a, h2b)
+    best = -1e300
+    ties = 1
+    card = -1
+    to = TO_DISCARD
+    e_score = -1e300               # the score of the reference action (the gate's reference)
+    for i in range(n):
+        v = outs[i] + gumbel(mem, temp)
+        if cands[i] & 1:
+            e_score = v
+        take, ties = takes_lead(v, best, ties, mem)
+        if take:
+            best = v
+            card = move_card(cands[i] >> 1)
+            to = move_to(cands[i] >> 1)
     if margin > 0.0 and e_score > -1e300 and best - e_score <= margin:
         card = move_card(rm)       # gated: the reference action unless another beats it by the margin
         to = move_to(rm)
     if players(obs) == 1:
         return make_play(card, to, DRAW_NONE)
-    return make_play(card, to, best_draw(obs, w, mem, temp, margin, rm, card, to, s, un, a, c, h1, h2))
+    return make_play(card, to, best_draw(obs, w, mem, temp, margin, rm, card, to, un, sc))
 
 
 @jit(inline=True)
-def best_draw(obs, w, mem, temp, margin, rm, card, to, s, un, a, c, h1, h2):
+def best_draw(obs, w, mem, temp, margin, rm, card, to, un, sc):
     """The draw of best score after playing `card` to `to`: the deck, or a pile not just discarded on.
     Gated (`margin` > 0): the reference draw (the reference move's where still legal, else the deck, as the
     teacher's first candidate) unless another beats it by more than `margin`."""
-    best = -1e300
-    ties = 1
-    draw = DRAW_DECK
-    want = DRAW_DECK if is_pass(rm) else move_draw(rm)
-    ref = DRAW_NONE
-    r_score = -1e300
+    s, a, c, h1, hs, outs, h2a, h2b, cands = sc
+    n = 0
     if deck_size(obs) > 0:
         candidate_features(obs, K_DECK, -1, s, un, c)
         set_reference(c, draw_is_reference(rm, card, to, DRAW_DECK))
-        best = score(w, a, c, h1, h2) + gumbel(mem, temp)
-        ref = DRAW_DECK
-        r_score = best
+        outs[n] = kept_first_layer(w, a, c, h1, offset(hs, n * H1))
+        cands[n] = DRAW_DECK
+        n += 1
     piles = nonempty_piles(obs)
     for q in range(suits(obs)):
         if (piles >> q) & 1 == 0 or (to == TO_DISCARD and suit_of(card) == q):
             continue
         candidate_features(obs, K_PILE, pile_top(obs, q), s, un, c)
         set_reference(c, draw_is_reference(rm, card, to, draw_pile(q)))
-        v = score(w, a, c, h1, h2) + gumbel(mem, temp)
-        if draw_pile(q) == want or ref == DRAW_NONE:
-            ref = draw_pile(q)
+        outs[n] = kept_first_layer(w, a, c, h1, offset(hs, n * H1))
+        cands[n] = draw_pile(q)
+        n += 1
+    score_all(w, hs, outs, n, h2a, h2b)
+    best = -1e300
+    ties = 1
+    draw = DRAW_DECK
+    want = DRAW_DECK if is_pass(rm) else move_draw(rm)
+    ref = DRAW_NONE
+    r_score = -1e300
+    for i in range(n):
+        v = outs[i] + gumbel(mem, temp)
+        d = cands[i]
+        if d == DRAW_DECK:         # the deck, when there is one, comes first and leads
+            best = v
+            ref = DRAW_DECK
+            r_score = v
+            continue
+        if d == want or ref == DRAW_NONE:
+            ref = d
             r_score = v
         take, ties = takes_lead(v, best, ties, mem)
         if take:
             best = v
-            draw = draw_pile(q)
+            draw = d
     if margin > 0.0 and ref != DRAW_NONE and best - r_score <= margin:
         return ref
     return draw
@@ -207,9 +285,6 @@ def weights_offset(n_reference: int) -> int:
 def network_play(obs, params, off_w, mem, rm):
     """``network_move`` with its scratch on the stack, the weights at ``params[off_w:]``: what a network
     policy's kernel calls once its reference has decided `rm`."""
-    s = stack_floats(S_DIM)
-    a = stack_floats(H1)
-    c = stack_floats(C_DIM)
-    h1 = stack_floats(H1)
-    h2 = stack_floats(H2)
-    return network_move(obs, params[P_TEMP], params[P_MARGIN], offset(params, off_w), mem, rm, s, a, c, h1, h2)
+    sc = (stack_floats(S_DIM), stack_floats(H1), stack_floats(C_DIM), stack_floats(H1), stack_floats(FIRST_LAYERS),
+          stack_floats(MAX_CANDIDATES), stack_floats(H2), stack_floats(H2), stack_words(MAX_CANDIDATES))
+    return network_move(obs, params[P_TEMP], params[P_MARGIN], offset(params, off_w), mem, rm, sc)
