@@ -8,8 +8,8 @@ import lostcards
 from lostcards.engine import core
 from lostcards.engine.apply import step
 from lostcards.engine.intrinsics import decide_address, offset, ptr
-from lostcards.engine.layout import M_RNG, MEM_WORDS, S_SEAT, SLOT_MEM_WORDS, STATE_WORDS
-from lostcards.engine.playouts import decided_at
+from lostcards.engine.layout import M_RNG, MEM_WORDS, S_SEAT, S_TURN, SLOT_MEM_WORDS, STATE_WORDS
+from lostcards.engine.playouts import NEVER, decided_at
 from lostcards.engine.rng import seed_stream
 from lostcards.errors import PolicyError
 from lostcards.numba_cache import jit
@@ -17,6 +17,7 @@ from lostcards.policies import bases, resolve
 from lostcards.policies.improve import IMPROVE, improved
 from lostcards.policies.improve.decision import (
     N_OWN,
+    P_DEPTH,
     P_OTHERS,
     P_OTHERS_AT,
     P_OTHERS_PARAMS,
@@ -79,14 +80,14 @@ def test_spec_parameters_and_any_base():
     p = resolve("improve:base=greedy,k=16,z=1.5")
     assert p.spec == "improve:k=16,z=1.5,base=greedy"
     assert p.base.spec == "greedy"
-    # k, z, seconds, race, infer, luck, base (its place among the bases)
-    assert p.params[:7].tolist() == [16.0, 1.5, 0.0, 0.0, 0.0, 0.0, bases().index("greedy")]
+    # k, z, seconds, race, infer, luck, depth, base (its place among the bases)
+    assert p.params[:8].tolist() == [16.0, 1.5, 0.0, 0.0, 0.0, 0.0, 0.0, bases().index("greedy")]
     assert p.params[P_RULES] == 0.0 and p.params[P_PRIOR] == 0.0 and p.params[P_OTHERS] == 0.0   # none; the base
     assert p.params[P_PRIOR_AT] == N_OWN and p.params[P_OTHERS_PARAMS] == N_OWN    # their values: the base's
     assert p.params[N_OWN:].tolist() == resolve("greedy").params.tolist()
-    assert IMPROVE.base is None and resolve("improve").params[:7].tolist() == [128.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0]
-    q = improved("expert:invest=never", k=8, infer=0.25, luck=0.5)
-    assert q.params[4] == 0.25 and q.params[5] == 0.5
+    assert IMPROVE.base is None and resolve("improve").params[:8].tolist() == [128.0, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    q = improved("expert:invest=never", k=8, infer=0.25, luck=0.5, depth=6)
+    assert q.params[4] == 0.25 and q.params[5] == 0.5 and q.params[P_DEPTH] == 6.0
     assert q.name == "improve(expert:invest=never)" and q.params[N_OWN:].tolist() == resolve(
         "expert:invest=never").params.tolist()
     with pytest.raises(PolicyError, match="k=600 is not allowed"):
@@ -139,10 +140,30 @@ def test_others_move_the_other_side_in_the_play_outs():
         resolve("improve:others=nobody")
 
 
+def test_depth_hands_the_own_side_to_others_after_some_turns():
+    """depth=d: the seat's own side moves by the base for the play-out's first d turns, by `others`
+    after them; with others the base (the default) it changes nothing, and a depth past the round's
+    end is no depth."""
+    r = lostcards.rules("expeditions", players=2)
+    same = play_records(r, "improve:k=8", "expert", range(2), 4)
+    assert play_records(r, "improve:k=8,depth=2", "expert", range(2), 4) == same
+    cut = play_records(r, "improve:k=8,others=greedy", "expert", range(2), 4)
+    assert play_records(r, "improve:k=8,others=greedy,depth=200", "expert", range(2), 4) == cut
+    short = play_records(r, "improve:k=8,others=greedy,depth=2", "expert", range(2), 4)
+    assert short != cut and short != same
+    for case in (("expeditions", 4), ("lost-cities", 1)):
+        info = play(lostcards.rules(case[0], players=case[1]), "improve:k=4,others=greedy,depth=3", "expert", 2,
+                    3, first=-1).round_info
+        assert (info[:, 2] >= 0).all()
+    with pytest.raises(PolicyError, match="depth"):
+        resolve("improve:depth=-1")
+
+
 @jit
-def _split_moves(rb, seed, decide_a, par_a, decide_b, par_b, out):
-    """A round of seed `seed` played by ``playouts.decided_at`` with decider a on side 0 and b on side 1;
-    out[t] = 1 where the move is the one the side's own decider makes alone from the same memory."""
+def _split_moves(rb, seed, decide_a, par_a, decide_b, par_b, until, out, differ):
+    """A round of seed `seed` played by ``playouts.decided_at`` with decider a on side 0 before turn
+    `until` and b after it and on side 1; out[t] = 1 where the move is the one that decider makes
+    alone from the same memory; differ[t] = 1 where a and b alone would move differently."""
     st_a = np.zeros(STATE_WORDS, np.int64)
     mem_a = np.zeros(SLOT_MEM_WORDS, np.uint64)
     keep_a = np.zeros(SLOT_MEM_WORDS, np.uint64)
@@ -152,7 +173,7 @@ def _split_moves(rb, seed, decide_a, par_a, decide_b, par_b, out):
     core.deal(st, mem, seed, 0, 0, 0)
     for q in range(2):
         seed_stream(offset(mem, q * MEM_WORDS + M_RNG), seed, 0, 1 + q)
-    split = (decide_a, mem, ptr(par_a), one, decide_b, ptr(par_b), 0)
+    split = (decide_a, mem, ptr(par_a), one, decide_b, ptr(par_b), 0, until)
     t = 0
     while not core.ended(st) and t < out.shape[0]:
         for w in range(SLOT_MEM_WORDS):
@@ -160,11 +181,13 @@ def _split_moves(rb, seed, decide_a, par_a, decide_b, par_b, out):
         m = decided_at(st, split)
         for w in range(SLOT_MEM_WORDS):
             mem[w] = keep[w]
-        if (st[S_SEAT] & 1) == 0:
-            alone = decided_at(st, (decide_a, mem, ptr(par_a), one, decide_a, ptr(par_a), 0))
-        else:
-            alone = decided_at(st, (decide_b, mem, ptr(par_b), one, decide_b, ptr(par_b), 1))
+        ma = decided_at(st, (decide_a, mem, ptr(par_a), one, decide_a, ptr(par_a), 0, NEVER))
+        for w in range(SLOT_MEM_WORDS):
+            mem[w] = keep[w]
+        mb = decided_at(st, (decide_b, mem, ptr(par_b), one, decide_b, ptr(par_b), 1, NEVER))
+        alone = ma if (st[S_SEAT] & 1) == 0 and st[S_TURN] < until else mb
         out[t] = 1 if alone == m else 0
+        differ[t] = 1 if ma != mb else 0
         if step(st, m) != 0:
             out[t] = -1
             break
@@ -172,12 +195,21 @@ def _split_moves(rb, seed, decide_a, par_a, decide_b, par_b, out):
     return t
 
 
-def test_decided_at_picks_the_decider_by_side():
+@pytest.mark.parametrize("until", [NEVER, 9])
+def test_decided_at_picks_the_decider_by_side_and_turn(until):
+    """Side 0 moves by expert (before turn `until`), every other move by greedy: each move is the one
+    its decider makes alone, and the two deciders disagree on both sides of the switch (so a decider
+    picked by side alone, or by turn alone, fails)."""
     e, g = resolve("expert"), resolve("greedy")
-    out = np.zeros(400, np.int64)
+    out, differ = np.zeros(400, np.int64), np.zeros(400, np.int64)
     n = _split_moves(core.rules_block(lostcards.rules("expeditions")), 7, decide_address(e.kernel), e.params,
-                     decide_address(g.kernel), g.params, out)
+                     decide_address(g.kernel), g.params, until, out, differ)
     assert n > 20 and (out[:n] == 1).all()
+    side0 = np.arange(n) % 2 == 0           # seat 0 starts: side 0 moves on even turns
+    early = np.arange(n) < min(until, n)
+    assert differ[:n][side0 & early].any() and differ[:n][~side0].any()
+    if until < n:
+        assert differ[:n][side0 & ~early].any()
 
 
 def test_seconds_budget_is_a_cap():

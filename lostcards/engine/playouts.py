@@ -38,7 +38,16 @@ from lostcards.engine.apply import step
 from lostcards.engine.core import ended, side_score
 from lostcards.engine.determinize import POOL_MAX, base_from_obs, hidden_pool, needs, sample
 from lostcards.engine.intrinsics import alive, call_decide_at, call_policy_at, offset, ptr, stack_words
-from lostcards.engine.layout import M_RNG, MAX_TURNS, MEM_WORDS, OBS_FIELDS, S_SEAT, SLOT_MEM_WORDS, STATE_WORDS
+from lostcards.engine.layout import (
+    M_RNG,
+    MAX_TURNS,
+    MEM_WORDS,
+    OBS_FIELDS,
+    S_SEAT,
+    S_TURN,
+    SLOT_MEM_WORDS,
+    STATE_WORDS,
+)
 from lostcards.engine.luck import deck_cards, lucky_step
 from lostcards.engine.observation import deck_size, players, seat
 from lostcards.engine.policy import OBS_TYPE
@@ -46,6 +55,7 @@ from lostcards.engine.rng import seed_stream
 from lostcards.numba_cache import jit
 
 STREAM_STRIDE = 1_000_003
+NEVER = np.int64(1) << np.int64(62)      # a turn no round reaches: the seat's side by its own decider throughout
 
 
 @jit(inline=True)
@@ -111,11 +121,12 @@ def play_to_end_lucky(st, rule, ctx, me, d):
 @jit(inline=True)
 def decided_at(st, ctx):
     """The move for the seat to move in `st` of the decider at ``ctx[0]`` (``intrinsics.decide_address``)
-    on side ``ctx[6]``, of the one at ``ctx[4]`` on the other side: ctx = (address, the round's slot
-    memory, params, 2 words of scratch, the other side's address, its params, the side)."""
-    decide_at, mem, params, one, other_at, oparams, sd = ctx
+    on side ``ctx[6]`` before turn ``ctx[7]``, else of the one at ``ctx[4]``: ctx = (address, the round's
+    slot memory, params, 2 words of scratch, the other side's address, its params, the side, the turn
+    from which the side too moves by the other side's decider; ``NEVER``: never)."""
+    decide_at, mem, params, one, other_at, oparams, sd, until = ctx
     one[0] = 0                                  # the slot list: state 0 of `st`
-    if (st[S_SEAT] & 1) == sd:
+    if (st[S_SEAT] & 1) == sd and st[S_TURN] < until:
         call_decide_at(decide_at, st, mem, one, 1, params, offset(one, 1))
     else:
         call_decide_at(other_at, st, mem, one, 1, oparams, offset(one, 1))
@@ -128,20 +139,22 @@ def play_outs(obs, dets, k, moves, n_moves, st, mem, one, out, seed, stream, dec
     at `decide_at` (``intrinsics.decide_address``) with `params` for every seat (module
     docstring).  Room: `st` a state block, `mem` a slot memory (``SLOT_MEM_WORDS``), `one` 2 words."""
     play_outs_on(obs, dets, 0, k, k, moves, n_moves, st, mem, one, out, seed, stream, decide_at, params, 0.0,
-                 decide_at, params)
+                 decide_at, params, 0)
 
 
 @jit
 def play_outs_on(obs, dets, i0, i1, stride, moves, n_moves, st, mem, one, out, seed, stream, decide_at, params,
-                 luck, other_at, oparams):
+                 luck, other_at, oparams, depth):
     """``play_outs`` on determinizations i0..i1-1 only, into out[j * stride + i] (a race plays a
     stage of them at a time): determinization i gets the same streams whatever the range.  With
     `luck` != 0 each margin less `luck` times the luck of the play-out's deck draws (``engine.luck``,
     the candidate's own draw included).  The other side's seats move by the decider at `other_at`
-    with `oparams` (the same as `decide_at` and `params` but for improve's ``others``)."""
+    with `oparams` (the same as `decide_at` and `params` but for improve's ``others``); with `depth` > 0
+    so do the seat's own side's after `depth` turns of the play-out (the candidate's move not counted)."""
     me = seat(obs)
     p = players(obs)
-    ctx = (decide_at, mem, params, one, other_at, oparams, me & 1)
+    until = np.int64(obs.turn) + 1 + depth if depth > 0 else NEVER
+    ctx = (decide_at, mem, params, one, other_at, oparams, me & 1, until)
     deck = stack_words(4)          # the deck's cards, for the luck (a play-out's own)
     for j in range(n_moves):
         for i in range(i0, i1):

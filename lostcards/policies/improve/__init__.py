@@ -8,7 +8,9 @@ hidden cards, beats it by ``z`` standard errors of the paired difference;
 ``prior=student`` keeps the student's move (not the base's) unless a challenger
 beats it, the play-outs still the base's;
 ``others=expert`` plays the other side's seats by expert in the play-outs (the
-seat's own side still by the base): the model of the opponents;
+seat's own side still by the base): the model of the opponents; ``depth=6``
+lets the base move the seat's own side for the play-out's first 6 turns
+only, `others` after them (the base where it counts, a cheap policy for the rest);
 ``rules=fund20`` holds its own candidate moves to move rules (``policies.held``)
 (``decision``: the procedure, improve's configuration of ``engine.improvement``'s step;
 ``engine.playouts``: the play-outs, shared with
@@ -91,6 +93,8 @@ OWN = {
                               "probability; 0: off, every deal uniform)"),
     "luck": Float(0.0, 0, 4, "take this many times the luck of its deck draws off each play-out's return "
                              "(a control variate with mean zero, engine.luck; 0: off)"),
+    "depth": Int(0, 0, 200, "turns of each play-out in which the seat's own side moves by the base; after "
+                            "them it too moves by `others` (0: the base throughout)"),
 }
 def prior_choice() -> Choice:
     """``prior`` (the policy whose move is the incumbent) or ``others`` (the policy of the other side's
@@ -104,7 +108,8 @@ PARAMETERS = {**OWN, "base": Choice({b: i for i, b in enumerate(BASES)}), "rules
 
 
 def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0, rules: int = 0,
-             race: float = 0.0, infer: float = 0.0, prior=None, luck: float = 0.0, others=None) -> Improved:
+             race: float = 0.0, infer: float = 0.0, prior=None, luck: float = 0.0, others=None,
+             depth: int = 0) -> Improved:
     """improve(base) for any numba Policy (or spec), with its parameter values (`rules`: a move rules
     mask, ``engine.move_rules``; `prior`: the incumbent's policy, None for the base; `others`: the
     other side's policy in the play-outs, None for the base), as a Policy."""
@@ -121,8 +126,8 @@ def improved(base, k: int = 128, z: float = 2.0, seconds: float = 0.0, rules: in
     return Improved(f"improve({name})", improve_policy,
                     {**params, "prior": Choice({"base": 0} if pr is None else {pr.spec: 0}),
                      "others": Choice({"base": 0} if ot is None else {ot.spec: 0})},
-                    (float(k), float(z), float(seconds), float(race), float(infer), float(luck), 0.0,
-                     float(rules), 0.0, 0.0), doc=IMPROVE.doc, base=b, prior=pr, others=ot)
+                    (float(k), float(z), float(seconds), float(race), float(infer), float(luck), float(depth),
+                     0.0, float(rules), 0.0, 0.0), doc=IMPROVE.doc, base=b, prior=pr, others=ot)
 
 
 IMPROVE = Improved(

@@ -83,9 +83,9 @@ from lostcards.numba_cache import jit
 # base's decider address (``engine.intrinsics``), where the prior's values start, the others' decider
 # address and where their values start, then the base policy's own values (and the prior's and the
 # others', each where it is not the base)
-(P_K, P_Z, P_SECONDS, P_RACE, P_INFER, P_LUCK, P_BASE, P_RULES, P_PRIOR, P_OTHERS, P_POLICY_AT, P_DECIDE_AT,
- P_PRIOR_AT, P_OTHERS_AT, P_OTHERS_PARAMS) = range(15)
-N_OWN = 15
+(P_K, P_Z, P_SECONDS, P_RACE, P_INFER, P_LUCK, P_DEPTH, P_BASE, P_RULES, P_PRIOR, P_OTHERS, P_POLICY_AT,
+ P_DECIDE_AT, P_PRIOR_AT, P_OTHERS_AT, P_OTHERS_PARAMS) = range(16)
+N_OWN = 16
 K_MAX = 512                        # determinizations a decision at most (the stack buffers' room)
 C_MAX = 48                         # candidates a decision at most (plays, discards, draws)
 SC_DISC = SEAT_MEM.count("scratch") - 2     # scratch words of the solitaire discards
@@ -129,6 +129,7 @@ def improve_move(obs, params, mem):
     race = params[P_RACE]
     infer = params[P_INFER]
     luck = params[P_LUCK]
+    depth = np.int64(params[P_DEPTH])
     bparams = offset(params, N_OWN)
     pparams = offset(params, np.int64(params[P_PRIOR_AT]))
     p = players(obs)
@@ -146,7 +147,7 @@ def improve_move(obs, params, mem):
     if k >= 2:
         m = _search(obs, bparams, bm, k, z, race, infer, luck, seconds, t_end, seed, sc,
                     np.int64(params[P_DECIDE_AT]), rules, np.int64(params[P_OTHERS_AT]),
-                    offset(params, np.int64(params[P_OTHERS_PARAMS])))
+                    offset(params, np.int64(params[P_OTHERS_PARAMS])), depth)
     if p == 1 and not is_pass(m) and move_to(m) == TO_DISCARD:
         d = with_card((np.int64(sc[SC_DISC]), np.int64(sc[SC_DISC + 1])), move_card(m))
         sc[SC_DISC] = np.uint64(d[0])
@@ -235,7 +236,7 @@ def _played_out(obs, cand, inc, j0, n, ctx):
         if j > 0 and seconds > 0 and now_ns() >= t_end:
             break
         play_outs_on(obs, dets, 0, k, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
-                     seed, stream, decide_at, bparams, luck, ctx[22], ctx[23])
+                     seed, stream, decide_at, bparams, luck, ctx[22], ctx[23], ctx[24])
         done += 1
     return done
 
@@ -245,7 +246,7 @@ def _stage(obs, cand, j, i0, i1, ctx):
     """A stage of a race: candidate j played out by B on determinizations i0..i1-1."""
     dets, k, st, mem, one, vals, seed, stream, decide_at, bparams = ctx[4:14]
     play_outs_on(obs, dets, i0, i1, k, offset(cand, j), 1, st, mem, one, offset(vals, j * k),
-                 seed, stream, decide_at, bparams, ctx[21], ctx[22], ctx[23])
+                 seed, stream, decide_at, bparams, ctx[21], ctx[22], ctx[23], ctx[24])
 
 
 @jit(inline=True)
@@ -264,7 +265,7 @@ def _z_rule(inc, j0, n, ctx):
 
 @jit(inline=True)
 def _search(obs, bparams, bm, k, z, race, infer, luck, seconds, t_end, seed, sc, decide_at, rules, other_at,
-            oparams):
+            oparams, depth):
     p = players(obs)
     sd = side(obs)
     own = accepted(obs, sd)
@@ -296,7 +297,7 @@ def _search(obs, bparams, bm, k, z, race, infer, luck, seconds, t_end, seed, sc,
     else:
         deal_determinizations(dets, k, obs, disc0, disc1, base, used, need, pool, rng)
     ctx = (p, own, opp, n_deck, dets, k, st, mem, one, vals, seed, obs.turn, decide_at, bparams,
-           seconds, t_end, z, rules, race, kd, live, luck, other_at, oparams)
+           seconds, t_end, z, rules, race, kd, live, luck, other_at, oparams, depth)
     # ---- the plays: B's move first, played out with the others
     cand[0] = bm
     inc, n = improvement_step(obs, cand, 0, 1, 0, _plays, _played_out, _z_rule, ctx)
