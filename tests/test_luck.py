@@ -22,7 +22,7 @@ from lostcards.engine.layout import (
 from lostcards.engine.luck import card_worth, deck_cards, deck_worth, lucky_step
 from lostcards.engine.moves import DRAW_DECK, TO_DISCARD, make_play
 from lostcards.engine.observation import hand_cards, lowest_card, without
-from lostcards.engine.playouts import deal_determinizations, decided_at, play_outs_on, side_margin
+from lostcards.engine.playouts import NEVER, deal_determinizations, decided_at, play_outs_on, side_margin
 from lostcards.engine.rng import seed_stream
 from lostcards.numba_cache import jit
 from lostcards.policies import resolve
@@ -38,7 +38,7 @@ def _rounds(rb, seed, n, par, decide_at, out):
     one_a = np.zeros(2, np.int64)
     d_a = np.zeros(4, np.int64)
     st, mem, one, d = ptr(st_a), ptr(mem_a), ptr(one_a), ptr(d_a)
-    ctx = (decide_at, mem, ptr(par), one, decide_at, ptr(par), 0)
+    ctx = (decide_at, mem, ptr(par), one, decide_at, ptr(par), 0, NEVER)
     for r in range(n):
         core.load_rules(st, ptr(rb))
         core.deal(st, mem, seed, r, 0, 0)
@@ -118,7 +118,7 @@ def _candidates(rb, par, decide_at, out, luck, k):
     seed_stream(ptr(rng), 1, 0, 3)
     deal_determinizations(ptr(dets), k, obs, 0, 0, ptr(base), ptr(used), ptr(need), ptr(pool), ptr(rng))
     play_outs_on(obs, ptr(dets), 0, k, k, ptr(moves), n, ptr(work), ptr(mem), ptr(one), ptr(out), 1, 3, decide_at,
-                 ptr(par), luck, decide_at, ptr(par))
+                 ptr(par), luck, decide_at, ptr(par), 0)
     return n
 
 
