@@ -182,9 +182,10 @@ def score(w, a, c, h1, h2):
 @jit(inline=True)
 def network_move(obs, temp, margin, w, mem, rm, sc):
     """The network's move (module docstring): `w` the weights, `rm` the reference move (already
-    decided on the seat's stream), `sc` its scratch (``Scratch``).  Every candidate is scored first
-    (``score_all``, no random number drawn), then taken in turn as one loop would have: the same
-    draws from the seat's stream in the same order."""
+    decided on the seat's stream), `sc` its scratch (``network_play``'s tuple: s, a, c, h1 of S_DIM,
+    H1, C_DIM, H1 floats; every candidate's first layer and score; h2 twice; the candidates' moves).
+    Every candidate is scored first (``score_all``, no random number drawn), then taken in turn as
+    one loop would have: the same draws from the seat's stream in the same order."""
     s, a, c, h1, hs, outs, h2a, h2b, cands = sc
     un = info_features(obs, s)
     trunk(w, s, a)
