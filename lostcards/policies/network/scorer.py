@@ -121,26 +121,21 @@ def kept_first_layer(w, a, c, h1, dst):
 
 
 @jit(inline=True)
-def head(w, h1, out, h2):
-    """The score of a candidate from its first layer `h1` and its skip `out` (`h2`: scratch of H2
-    floats).  The second layer adds each unit's row of W2 (stored unit-major: a contiguous row) times
+def second_layer(w, h1, h2):
+    """``h2 = b2 + W2^T relu(h1)``: each unit's row of W2 (stored unit-major: a contiguous row) times
     the unit's relu, one vector operation a unit and no branch: each h2 unit sums in the same order
     as a dot product would, a unit at or below 0 adding zeros (only a zero's sign can differ, which
     no comparison sees)."""
     for j in range(H2):
         h2[j] = w[O_B2 + j]
-    for h in range(H1):            # relu without a branch: a unit at or below 0 adds zeros
+    for h in range(H1):
         axpy(h2, max(h1[h], 0.0), offset(w, O_W2 + h * H2), H2)
-    for j in range(H2):
-        if h2[j] > 0.0:
-            out += h2[j] * w[O_W3 + j]
-    return out
 
 
 @jit(inline=True)
-def head_pair(w, h1a, h1b, outs, i, h2a, h2b):
-    """``head`` for candidates i and i+1 at once (their skips in ``outs[i]``, ``outs[i+1]``, replaced
-    by their scores): each adds in ``head``'s order, and the two chains of dependent adds overlap."""
+def second_layer_pair(w, h1a, h1b, h2a, h2b):
+    """``second_layer`` for two candidates at once, each adding in its order: the two chains of
+    dependent adds overlap."""
     for j in range(H2):
         h2a[j] = w[O_B2 + j]
         h2b[j] = w[O_B2 + j]
@@ -148,25 +143,34 @@ def head_pair(w, h1a, h1b, outs, i, h2a, h2b):
         row = offset(w, O_W2 + h * H2)
         axpy(h2a, max(h1a[h], 0.0), row, H2)
         axpy(h2b, max(h1b[h], 0.0), row, H2)
-    oa = outs[i]
+
+
+@jit(inline=True)
+def readout(w, h2, out):
+    """The score: the skip `out` plus ``w3 . relu(h2)``."""
     for j in range(H2):
-        if h2a[j] > 0.0:
-            oa += h2a[j] * w[O_W3 + j]
-    ob = outs[i + 1]
-    for j in range(H2):
-        if h2b[j] > 0.0:
-            ob += h2b[j] * w[O_W3 + j]
-    outs[i] = oa
-    outs[i + 1] = ob
+        if h2[j] > 0.0:
+            out += h2[j] * w[O_W3 + j]
+    return out
+
+
+@jit(inline=True)
+def head(w, h1, out, h2):
+    """The score of a candidate from its first layer `h1` and its skip `out` (`h2`: scratch of H2
+    floats)."""
+    second_layer(w, h1, h2)
+    return readout(w, h2, out)
 
 
 @jit(inline=True)
 def score_all(w, hs, outs, n, h2a, h2b):
     """The scores of n candidates into ``outs[0:n]`` (their first layers at ``hs``, H1 floats each,
-    their skips in ``outs``), two at a time: each the number ``score`` gives it."""
+    their skips in ``outs``), two second layers at a time: each the number ``score`` gives it."""
     i = 0
     while i + 1 < n:
-        head_pair(w, offset(hs, i * H1), offset(hs, (i + 1) * H1), outs, i, h2a, h2b)
+        second_layer_pair(w, offset(hs, i * H1), offset(hs, (i + 1) * H1), h2a, h2b)
+        outs[i] = readout(w, h2a, outs[i])
+        outs[i + 1] = readout(w, h2b, outs[i + 1])
         i += 2
     if i < n:
         outs[i] = head(w, offset(hs, i * H1), outs[i], h2a)
