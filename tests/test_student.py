@@ -340,3 +340,51 @@ def test_a_run_started_from_a_students_weights(tmp_path):
     with pytest.raises(PolicyError, match="corrupt or foreign"):
         iterate(LoopSettings(init=str(tmp_path / "bad.npz")), tmp_path / "other", say=lambda m: None)
     assert not (tmp_path / "other").exists()
+
+
+def _labels_digest(g, c):
+    import pandas as pd
+    return (pd.util.hash_pandas_object(g).values.tobytes(), pd.util.hash_pandas_object(c).values.tobytes())
+
+
+def test_the_teachers_play_outs_take_improves_others_depth_and_luck():
+    """others/depth/luck reach the teacher's play-outs: the base as `others` (any depth, no luck) is the
+    default teacher; in solitaire (no other side) a depth past the round's end is too; each of
+    another `others`, a short depth, and the luck changes the labels; the base's move keeps gain 0."""
+    from lostcards.training.teacher import TeacherSettings, label_rounds
+    two, one = rules("expeditions", players=2), rules("expeditions", players=1)
+
+    def lab(r, **kw):
+        return label_rounds(r, "expert", 11, 0, 1, TeacherSettings(k=6, explore=0.2, reference="expert", **kw))
+
+    plain2, plain1 = _labels_digest(*lab(two)), _labels_digest(*lab(one))
+    assert _labels_digest(*lab(two, others="expert", depth=3)) == plain2
+    assert _labels_digest(*lab(one, others="greedy", depth=200)) == plain1
+    assert _labels_digest(*lab(one, others="greedy", depth=2)) != plain1
+    assert _labels_digest(*lab(two, others="greedy")) != plain2
+    g, c = lab(two, luck=1.0)
+    assert _labels_digest(g, c) != plain2
+    first = c.groupby("group", sort=True).head(1)
+    assert (first["gain"] == 0).all() and (c["se"] > 0).all() and np.isfinite(c["gain"]).all()
+
+
+@pytest.mark.parametrize("kw,msg", [({"depth": -1}, "teacher depth=-1 is not allowed"),
+                                    ({"luck": 5.0}, "teacher luck=5.0 is not allowed")])
+def test_bad_teacher_play_out_settings_are_refused(kw, msg):
+    from lostcards.training.teacher import TeacherSettings
+    with pytest.raises(LostcardsError, match=msg):
+        TeacherSettings(reference="expert", **kw).check()
+
+
+def test_iterate_refuses_a_bad_others_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from lostcards.cli.app import main
+    res = CliRunner().invoke(main, ["iterate", "--others", "nobody", "--out", str(tmp_path / "x")])
+    assert res.exit_code == 1 and "nobody" in res.output and "Traceback" not in res.output
+    assert not (tmp_path / "x").exists()
+    res = CliRunner().invoke(main, ["iterate", "--line", "learned", "--others", "expert", "--out",
+                                    str(tmp_path / "y")])
+    assert res.exit_code == 1 and "not allowed with --line learned" in res.output
+    res = CliRunner().invoke(main, ["iterate", "--depth", "-2", "--out", str(tmp_path / "z")])
+    assert res.exit_code == 2 and "--depth" in res.output

@@ -54,13 +54,21 @@ from lostcards.errors import LostcardsError
 @click.option("--init", "init", type=click.Path(dir_okay=False), default=None,
               help="A network weights file of the line (e.g. the package's) as generation 0's champion, so the "
                    "first teacher is improve around it (default: the line's start, expert or blueprint).")
+@click.option("--others", default="", show_default=False,
+              help="The teacher's play-outs: the other side's seats move by this policy (as improve's others; "
+                   "default: the champion).")
+@click.option("--depth", type=Count(0, 200), default=0, show_default=True,
+              help="The teacher's play-outs: turns in which the own side moves by the champion, then by "
+                   "--others (0: throughout).")
+@click.option("--luck", type=Number(0, 4), default=0.0, show_default=True,
+              help="The teacher's play-outs: times the deck draws' luck taken off each return (0: off).")
 @click.option("--ship", "ship_to", type=click.Path(dir_okay=False), default=None,
               help="At the end, write the champion's weights to this file (the package's: "
                    "lostcards/policies/student/weights/student.npz, lostcards/policies/learned/weights/learned.npz).")
 @click.option("--ship-generation", type=Count(1, 1000), default=None,
               help="With --ship: that generation's weights, accepted or not (its gate goes with them).")
 def iterate(generations, seed, out, rules_text, rounds, other_rounds, shard, k, explore, temp, epochs, batch, lr,
-            loss, margin, keep, gate, reference, workers, line, init, ship_to, ship_generation):
+            loss, margin, keep, gate, reference, workers, line, init, others, depth, luck, ship_to, ship_generation):
     """Expert iteration: improve around the network labels rounds, the network fits them, gated each generation."""
     from lostcards.training.loop import LoopSettings, ship
     from lostcards.training.loop import iterate as run
@@ -68,13 +76,16 @@ def iterate(generations, seed, out, rules_text, rounds, other_rounds, shard, k, 
         st = LoopSettings(generations=generations, rules=rules_text, seed=seed, rounds=rounds, shard=shard, k=k,
                           explore=explore, temp=temp, epochs=epochs, batch=batch, lr=lr, keep=keep, gate=gate,
                           reference=reference, workers=workers, loss=loss, margin=margin,
-                          other_rounds=other_rounds, init=init or "", line=line)
+                          other_rounds=other_rounds, init=init or "", line=line, others=others, depth=depth,
+                          luck=luck)
         command = (f"lostcards iterate --generations {generations} --seed {seed} --rules {shlex.quote(rules_text)} "
                    f"--rounds {rounds} --other-rounds {other_rounds} --shard {shard} --k {k} "
                    f"--explore {explore:g} --temp {temp:g} --epochs {epochs} --batch {batch} --lr {lr:g} "
                    f"--loss {loss} --margin {margin:g} --keep {keep} --gate {gate} --reference {reference} "
                    f"--out {shlex.quote(out)}" + (f" --line {line}" if line != "student" else "")
-                   + (f" --init {shlex.quote(init)}" if init else ""))
+                   + (f" --init {shlex.quote(init)}" if init else "")
+                   + (f" --others {shlex.quote(others)}" if others else "")
+                   + (f" --depth {depth}" if depth else "") + (f" --luck {luck:g}" if luck else ""))
         run(st, Path(out), command=command, say=lambda m: click.echo(m, err=True))
         if ship_to:
             cmd = command + f" --ship {shlex.quote(ship_to)}" + (

@@ -103,16 +103,19 @@ class LoopSettings:
     other_rounds: int = 0       # teacher rounds of each table after the first (0: ``rounds``)
     init: str = ""              # a network weights file: generation 0's champion (""; the line's start)
     line: str = "student"       # ``LINES``
+    others: str = ""            # the teacher's play-outs: the other side's policy ("": the champion)
+    depth: int = 0              # the teacher's play-outs: turns the own side plays the champion (0: all)
+    luck: float = 0.0           # the teacher's play-outs: the deck's luck taken off (0: off)
 
     def identity(self) -> dict:
         """What decides the results (not how many generations, nor the workers; loss, margin,
-        other_rounds and init only when not the defaults, so a run from before they existed still
+        other_rounds, init, line, others, depth and luck only when not the defaults, so a run from before they existed still
         resumes; init by its weights' digest, not its path)."""
         d = asdict(self)
         d.pop("generations")
         d.pop("workers")
         for key, default in (("loss", "soft"), ("margin", 0.0), ("other_rounds", 0), ("init", ""),
-                             ("line", "student")):
+                             ("line", "student"), ("others", ""), ("depth", 0), ("luck", 0.0)):
             if d[key] == default:
                 d.pop(key)
         if self.init:
@@ -122,6 +125,9 @@ class LoopSettings:
     def the_line(self) -> Line:
         if self.line not in LINES:
             raise LostcardsError(f"--line {self.line!r} is not allowed: one of {', '.join(LINES)}")
+        if self.line == "learned" and "expert" in self.others:
+            raise LostcardsError(f"--others {self.others!r} is not allowed with --line learned: expert is never "
+                                 "part of that line (give a policy without expert, or leave --others out)")
         return LINES[self.line]
 
     def rounds_of(self, i: int) -> int:
@@ -173,6 +179,8 @@ def iterate(settings: LoopSettings, out, command: str = "", say=print) -> dict:
     out = Path(out)
     rules = st.tables()
     line = st.the_line()
+    if st.others:
+        resolve(st.others)              # a bad spec is refused before the folder exists
     if st.loss not in LOSSES:
         raise LostcardsError(f"--loss {st.loss!r} is not allowed: one of {', '.join(LOSSES)}")
     identity = st.identity()            # reads init's weights: a bad file is refused before the folder exists
@@ -219,10 +227,13 @@ def _generation(st: LoopSettings, tables, out: Path, state: dict, g: int, comman
     t0, c0 = time.perf_counter(), time.process_time()
     cpu = 0.0
     for i, table in enumerate(tables):
-        say(f"generation {g}: teacher = improve(base={state['champion']}), k={st.k}, {st.rounds_of(i):,} rounds "
-            f"of {names[i].strip()}")
+        extra = "".join(f", {w}={v}" for w, v, d in (("others", st.others, ""), ("depth", st.depth, 0),
+                                                      ("luck", st.luck, 0.0)) if v != d)
+        say(f"generation {g}: teacher = improve(base={state['champion']}{extra}), k={st.k}, "
+            f"{st.rounds_of(i):,} rounds of {names[i].strip()}")
         info = write_shards(table_folder(out, g, i, names[i]), table, champ, st.seed * 1000 + g, st.rounds_of(i),
-                            st.shard, TeacherSettings(st.k, st.z, st.explore, st.temp, line.reference), st.workers, say)
+                            st.shard, TeacherSettings(st.k, st.z, st.explore, st.temp, line.reference, st.others,
+                                                      st.depth, st.luck), st.workers, say)
         cpu += info["cpu_s"]
     teach_s = time.perf_counter() - t0
     teach_cpu = cpu + (time.process_time() - c0)

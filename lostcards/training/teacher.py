@@ -42,6 +42,9 @@ class TeacherSettings:
     explore: float = 0.12        # share of choices sampled from softmax(gain / temp)
     temp: float = 2.0            # points
     reference: str = ""          # the network's reference policy (its move is a feature): required
+    others: str = ""             # the other side's policy in the play-outs ("": the base), as improve's
+    depth: int = 0               # play-out turns the own side plays the base, then `others` (0: throughout)
+    luck: float = 0.0            # times the deck's luck taken off each play-out's return (0: off)
 
     def check(self):
         if not self.reference:
@@ -52,6 +55,10 @@ class TeacherSettings:
         if not (0.0 <= self.explore <= 1.0) or not (self.temp > 0) or not (self.z >= 0):
             raise LostcardsError(f"teacher explore={self.explore}, temp={self.temp}, z={self.z}: explore in 0..1, "
                                  "temp > 0, z >= 0")
+        if not (isinstance(self.depth, int) and 0 <= self.depth <= 200):
+            raise LostcardsError(f"teacher depth={self.depth!r} is not allowed: an integer in 0..200")
+        if not (isinstance(self.luck, (int, float)) and 0.0 <= self.luck <= 4.0):
+            raise LostcardsError(f"teacher luck={self.luck!r} is not allowed: a number in 0..4")
 
 
 def base_policy(base):
@@ -76,6 +83,9 @@ def label_rounds(rules, base, seed: int, start: int, n: int, settings: TeacherSe
     bparams = np.ascontiguousarray(b.params, np.float64)
     rparams = np.ascontiguousarray(ref.params, np.float64)
     pol_at, dec_at = policy_address(b.kernel), decide_address(b.kernel)
+    o = base_policy(settings.others) if settings.others else b
+    oparams = np.ascontiguousarray(o.params, np.float64)
+    oth_at = decide_address(o.kernel)
     ref_at = policy_address(ref.kernel)
     k = settings.k
     dets = np.zeros(K_MAX * STATE_WORDS, np.int64)
@@ -92,8 +102,8 @@ def label_rounds(rules, base, seed: int, start: int, n: int, settings: TeacherSe
     for r in range(start, start + n):
         first = r % rules.players
         ng, nr, err = teacher_round(rb, seed, r, first, k, settings.z, settings.explore, settings.temp, pol_at,
-                                    dec_at, bparams, ref_at, rparams, dets, vals, meta, s, c, gain, se,
-                                    move, margin)
+                                    dec_at, bparams, ref_at, rparams, float(settings.luck), oth_at, oparams,
+                                    settings.depth, dets, vals, meta, s, c, gain, se, move, margin)
         if err != 0:
             raise LostcardsError(f"the teacher made an illegal move in round {r} of seed {seed} (code {err})")
         m = meta[:ng * G_FIELDS].reshape(ng, G_FIELDS)
@@ -157,7 +167,8 @@ def write_shards(out, rules, base, seed: int, rounds: int, shard: int = 25,
     cpu = 0.0
     if workers > 1 and len(todo) > 1:
         import multiprocessing as mp
-        label_rounds(rules, base, seed, 0, 1, TeacherSettings(k=2, reference=settings.reference))  # compiled once
+        label_rounds(rules, base, seed, 0, 1, TeacherSettings(k=2, reference=settings.reference,
+                                                              others=settings.others))  # compiled once
         with mp.get_context("fork").Pool(min(workers, len(todo))) as pool:
             for _, n, ng, t in pool.imap_unordered(_one_shard, todo):
                 groups += ng

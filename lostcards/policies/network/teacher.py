@@ -13,7 +13,10 @@ Per decision of the seat to move (docs/learned.md, "The teacher"):
    still legal (else the deck), as ``improve`` tries them;
 3. ``k`` determinizations of the hidden cards, shared by every candidate,
    each played out by the base for every seat with common random numbers
-   (``improve``'s ``deal_determinizations`` and ``play_outs``); a candidate's
+   (``improve``'s ``deal_determinizations`` and ``play_outs_on``; like improve's
+   ``others``, ``depth`` and ``luck``, the other side may move by another
+   policy, the own side too after a few turns, and the deck's luck may be
+   taken off each return); a candidate's
    *gain* is its mean paired difference to candidate 0, with its standard
    error (at least ``SE_FLOOR / k``);
 4. the move kept is improve's (the best gain if it exceeds ``z`` standard
@@ -72,7 +75,7 @@ from lostcards.engine.observation import (
     with_card,
     without,
 )
-from lostcards.engine.playouts import deal_determinizations, play_outs
+from lostcards.engine.playouts import deal_determinizations, play_outs_on
 from lostcards.engine.rng import below, seed_stream
 from lostcards.numba_cache import jit
 from lostcards.policies.improve.decision import C_MAX, K_MAX, draw_for
@@ -204,9 +207,12 @@ def _margin(st):
 
 @jit
 def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bparams, ref_at, rparams,
-                  dets_a, vals_a, meta_a, s_a, c_a, gain_a, se_a, move_a, margin_a):
+                  luck, oth_at, oparams, depth, dets_a, vals_a, meta_a, s_a, c_a, gain_a, se_a, move_a, margin_a):
     """Play round r of `seed` with improve(base) at every seat, labelling each choice (module
-    docstring); `ref_at`, `rparams`: the reference policy (``policy_address``) and its parameters.
+    docstring); `ref_at`, `rparams`: the reference policy (``policy_address``) and its parameters;
+    `luck`, `oth_at`, `oparams`, `depth`: the play-outs' control variate, the other side's decider and
+    its parameters, and the turns the own side plays the base (``playouts.play_outs_on``; 0.0, the
+    base's decider and parameters, 0: the base for every seat throughout).
     Returns (groups, rows, error): error is 0, or the engine's Illegal code of a move the teacher
     made (a bug).  margin_a[0]: side 0's margin (solitaire: its score) at the end."""
     k = min(k, K_MAX)
@@ -226,6 +232,7 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
     rows_move = ptr(move_a)
     bp = ptr(bparams)
     rp = ptr(rparams)
+    op = ptr(oparams)
     words = stack_words(OBS_FIELDS)
     cand = stack_words(C_MAX)
     feats = stack_floats(FEATS_WORDS)
@@ -294,7 +301,8 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
         stream = r * STREAM_ROUND + 2 * obs.turn
         seed_stream(rng, seed, r * STREAM_ROUND + obs.turn, DET_STREAM)
         deal_determinizations(dets, k, obs, disc[0], disc[1], base, used, need, pool, rng)
-        play_outs(obs, dets, k, cand, n, pst, pmem, one, vals, seed, stream, dec_at, bp)
+        play_outs_on(obs, dets, 0, k, k, cand, n, pst, pmem, one, vals, seed, stream, dec_at, bp, luck, oth_at,
+                     op, depth)
         _gains(vals, k, n, gain, se)
         m = bm
         if math.isfinite(gain[0]):
@@ -330,7 +338,8 @@ def teacher_round(rb, seed, r, first, k, z, explore, temp, pol_at, dec_at, bpara
                     else:
                         candidate_features(obs, K_PILE, pile_top(obs, d - 1), s, un, f)
                     set_reference(f, draw_is_reference(rm, card, to, d))
-                play_outs(obs, dets, k, cand, n, pst, pmem, one, vals, seed, stream + 1, dec_at, bp)
+                play_outs_on(obs, dets, 0, k, k, cand, n, pst, pmem, one, vals, seed, stream + 1, dec_at, bp,
+                             luck, oth_at, op, depth)
                 _gains(vals, k, n, gain, se)
                 if math.isfinite(gain[0]):
                     j, explored = _choose(gain, se, n, z, explore, temp, erng)
