@@ -109,8 +109,8 @@ class LoopSettings:
 
     def identity(self) -> dict:
         """What decides the results (not how many generations, nor the workers; loss, margin,
-        other_rounds, init, line, others, depth and luck only when not the defaults, so a run from before they existed still
-        resumes; init by its weights' digest, not its path)."""
+        other_rounds, init, line, others, depth and luck only when not the defaults, so a run
+        from before they existed still resumes; init by its weights' digest, not its path)."""
         d = asdict(self)
         d.pop("generations")
         d.pop("workers")
