@@ -1,4 +1,6 @@
 """expert's switches for the tips' causal tests: the defaults change nothing, each switch does its one job."""
+import functools
+
 import numpy as np
 import pytest
 
@@ -31,6 +33,7 @@ def test_count_and_last_play_off_is_no_endgame_and_skip_low_acts_only_in_it():
         assert not _same("expert", spec), spec
 
 
+@functools.lru_cache(maxsize=None)
 def _expeditions(spec, n=200):
     return walk(play_records(R2, spec, spec, range(n), seed=2)).facts["expeditions"]
 

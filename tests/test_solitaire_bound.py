@@ -67,7 +67,7 @@ def test_without_a_penalty_it_is_the_clairvoyant_optimum():
         assert penalised_bound(r, hand, deck, beta=0.0, exact=True) == o, i
         assert penalised_bound(r, hand, deck, beta=0.0) >= o - 1e-9, i
     full = rules("expeditions", players=1)
-    assert (penalised_bounds(full, rounds=10, seed=6, beta=0.0) >= optima(full, rounds=10, seed=6) - 1e-9).all()
+    assert (penalised_bounds(full, rounds=4, seed=6, beta=0.0) >= optima(full, rounds=4, seed=6) - 1e-9).all()
 
 
 def _plays(r, rec):
@@ -116,9 +116,9 @@ def test_bad_input_is_refused():
 def test_shares_are_ratios_of_the_sums_with_intervals():
     from lostcards.analysis.solitaire_bound import shares
     r = rules("expeditions", players=1)
-    (row,) = shares(["expert"], deals=10, seed=5)
-    s = play(r, "expert", rounds=10, seed=5).scores[:, 0]
-    for name, best in (("optimum", optima(r, rounds=10, seed=5)), ("bound", penalised_bounds(r, rounds=10, seed=5))):
+    (row,) = shares(["expert"], deals=4, seed=5)
+    s = play(r, "expert", rounds=4, seed=5).scores[:, 0]
+    for name, best in (("optimum", optima(r, rounds=4, seed=5)), ("bound", penalised_bounds(r, rounds=4, seed=5))):
         pct, lo, hi = row[name]
         assert pct == pytest.approx(100 * s.sum() / best.sum()) and lo < pct < hi
     with pytest.raises(BadArgument, match="at least 2"):

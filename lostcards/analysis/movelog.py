@@ -40,7 +40,7 @@ from lostcards.records.format import move_of_turn, read_record
 from lostcards.reference.moves import Pass
 from lostcards.rules.cards import is_investment, suit_of, value_of
 from lostcards.rules.outcome import Ending
-from lostcards.rules.scoring import score_expedition
+from lostcards.rules.scoring import expedition_score
 
 # the fate of a card that entered a hand, and where it came from
 LAID, DISCARDED, STRANDED, PASSED = 0, 1, 2, 3
@@ -178,7 +178,7 @@ def _walk_one(ri: int, rec, F: _Columns) -> dict:
             leave(seat, code, DISCARDED)
         else:
             exp = rnd.expedition(side, s)
-            before = score_expedition(exp, r)
+            before = expedition_score(exp, r)
             numbers_in_hand = sum(value_of(c) for c in hand if suit_of(c) == s and not is_investment(c))
             if not exp:
                 exp_row[side, s] = F.add(
@@ -187,7 +187,7 @@ def _walk_one(ri: int, rec, F: _Columns) -> dict:
                     investments=0, cards=0, numbers_sum=0, score=0)
             if is_investment(code) and not any(map(is_investment, exp)):
                 F.set("expeditions", exp_row[side, s], invest_held=numbers_in_hand)
-            after = score_expedition((*exp, code), r)
+            after = expedition_score((*exp, code), r)
             F.add("cards", round=ri, seat=seat, side=side, suit=s, k=len(exp) + 1, value=value_of(code),
                   investment=is_investment(code), points=after - before, turn=t)
             leave(seat, code, LAID)
@@ -213,7 +213,7 @@ def _walk_one(ri: int, rec, F: _Columns) -> dict:
     for (side, s), row in exp_row.items():
         e = rnd.expedition(side, s)
         F.set("expeditions", row, investments=sum(map(is_investment, e)), cards=len(e),
-              numbers_sum=sum(map(value_of, e)), score=score_expedition(e, r))
+              numbers_sum=sum(map(value_of, e)), score=expedition_score(e, r))
     for row, side, s, value in laid_rows:
         F.set("discards", row, laid_by_opp=True,
               opp_points=value * (sum(map(is_investment, rnd.expedition(side, s))) + 1))

@@ -57,7 +57,7 @@ def _pile(lo: int, hi: int, suit: int) -> tuple:
 def to_observation(obs, rules: Ruleset) -> Observation:
     """The reference ``Observation`` of an engine ``Obs`` (``rules``: the ruleset it was dealt under)."""
     obs = Obs(*(int(w) for w in obs))
-    if (_u(obs.rules), _u(obs.rules2)) != tuple(_u(w) for w in obs_rules_words(rules)):
+    if (_u(obs.rules), _u(obs.rules2)) != tuple(_u(w) for w in _rules_words(rules)[1]):
         raise BadArgument(f"the observation was not made under the ruleset {rules.describe()}")
     info = INFO.unpack(_u(obs.info))
     players, seat = rules.players, info["seat"]

@@ -11,6 +11,7 @@ import numpy as np
 
 from lostcards.engine.intrinsics import as_bytes, offset, stack_u64
 from lostcards.engine.layout import (
+    LANE,
     M_RNG,
     MEM_WORDS,
     OBS_RULES,
@@ -178,9 +179,13 @@ def card_set(codes) -> tuple:
 
 def codes_of(lo: int, hi: int) -> list:
     """The codes in a card set, ascending."""
-    lo &= (1 << 64) - 1
-    hi &= (1 << 64) - 1
-    return [c for c in range(HI_BASE) if lo >> c & 1] + [HI_BASE + b for b in range(12) if hi >> b & 1]
+    out = []
+    for base, w in ((0, int(lo) & ((1 << HI_BASE) - 1)), (HI_BASE, int(hi) & LANE)):   # suits 0-4, suit 5
+        while w:                                 # the set bits, lowest first
+            low = w & -w
+            out.append(base + low.bit_length() - 1)
+            w ^= low
+    return out
 
 
 def _signed(w: int) -> int:

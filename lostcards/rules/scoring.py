@@ -1,6 +1,7 @@
 """Scoring (SPEC §2) and the expedition rule, plain Python: what an expedition scores, and what it takes."""
 from __future__ import annotations
 
+import functools
 from numbers import Integral
 from typing import Optional, Sequence
 
@@ -9,10 +10,16 @@ from lostcards.rules.cards import deck_codes, format_card, is_investment, parse_
 from lostcards.rules.ruleset import Ruleset
 
 
+@functools.lru_cache(maxsize=64)
+def _deck(rules: Ruleset) -> frozenset:
+    """The codes of a ruleset's deck, once a ruleset (a ruleset is an immutable value)."""
+    return frozenset(deck_codes(rules))
+
+
 def _code(card, rules: Ruleset) -> int:
     if isinstance(card, str):
         return parse_card(card, rules)
-    if isinstance(card, bool) or not isinstance(card, Integral) or int(card) not in deck_codes(rules):
+    if isinstance(card, bool) or not isinstance(card, Integral) or int(card) not in _deck(rules):
         raise CardError(f"not a card of this ruleset: {card!r:.40}")
     return int(card)
 
@@ -57,13 +64,14 @@ def expedition_score(codes: Sequence[int], rules: Ruleset) -> int:
 def expedition_refusal(expedition: Sequence[int], card: int, letters: str) -> Optional[str]:
     """Why ``card`` cannot be added to an expedition holding ``expedition`` (codes), or None if it can."""
     high = max((value_of(c) for c in expedition if not is_investment(c)), default=0)
-    text = format_card(card, letters)
     if is_investment(card):
         if high:
+            text = format_card(card, letters)
             return (f"{text} is an investment card and the {letters[suit_of(card)]} expedition "
                     f"already holds a number ({high}); investments go down before any number")
         return None
     if value_of(card) <= high:
+        text = format_card(card, letters)
         return (f"{text} cannot go on the {letters[suit_of(card)]} expedition: "
                 f"a number must be higher than the highest already there ({high})")
     return None
