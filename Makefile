@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# the tests keep Python's bytecode (and pytest its rewritten test modules) even where the shell sets
+# PYTHONDONTWRITEBYTECODE: a warm run then imports compiled modules in every worker and subprocess
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -q -n 2 --dist worksteal
 YARDSTICK ?= ../shared/yardstick
 LADDER_BOTS ?= expert,improve,student,search:iterations=1000,greedy,random
 RULE_TWEAKS_ARGS ?= --depth-deals 100 --budgets 250,500,1000,2000,4000
@@ -21,10 +24,10 @@ lint: $(STAMP)  ## ruff: lint and import order (config in pyproject.toml)
 	$(PY) -m ruff check lostcards tests experiments examples
 
 test: $(STAMP)  ## the fast suite (slow simulations are marked and left out)
-	$(PY) -m pytest -q -n 2 --dist worksteal
+	$(PYTEST)
 
 test-slow: $(STAMP)  ## the slow tests only: long simulations, a cold compile of everything (CI runs both)
-	$(PY) -m pytest -q -n 2 --dist worksteal -m slow
+	$(PYTEST) -m slow
 
 bench: $(STAMP)  ## rounds per second, with the C yardstick in the same go when it is there
 	$(PY) -m lostcards bench $(if $(wildcard $(YARDSTICK)/cengine.c),--yardstick $(YARDSTICK))

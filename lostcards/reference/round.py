@@ -293,10 +293,9 @@ class Round:
         if not self._valid_code(card):
             raise IllegalMove(f"{card!r} is not a card of this ruleset", Illegal.NOT_A_MOVE)
         card = int(card)
-        text = self.text(card)
         pos = self._position(seat, card)
         if pos < 0:
-            raise IllegalMove(f"{text} is not in seat {seat}'s hand", Illegal.NOT_HELD)
+            raise IllegalMove(f"{self.text(card)} is not in seat {seat}'s hand", Illegal.NOT_HELD)
         suit = suit_of(card)
         if move.to == "expedition":
             refusal = expedition_refusal(self.expedition(side_of(seat, self.players), suit), card, letters)
