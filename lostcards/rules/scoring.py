@@ -66,12 +66,10 @@ def expedition_refusal(expedition: Sequence[int], card: int, letters: str) -> Op
     high = max((value_of(c) for c in expedition if not is_investment(c)), default=0)
     if is_investment(card):
         if high:
-            text = format_card(card, letters)
-            return (f"{text} is an investment card and the {letters[suit_of(card)]} expedition "
+            return (f"{format_card(card, letters)} is an investment card and the {letters[suit_of(card)]} expedition "
                     f"already holds a number ({high}); investments go down before any number")
         return None
     if value_of(card) <= high:
-        text = format_card(card, letters)
-        return (f"{text} cannot go on the {letters[suit_of(card)]} expedition: "
+        return (f"{format_card(card, letters)} cannot go on the {letters[suit_of(card)]} expedition: "
                 f"a number must be higher than the highest already there ({high})")
     return None
