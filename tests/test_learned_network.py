@@ -33,15 +33,16 @@ def test_learned_plays_legal_moves(preset, players, margin):
 
 
 def test_learneds_parameters_are_temp_margin_the_blueprint_then_the_weights():
+    """... then the weights again, as solitaire's set (learned has none of its own)."""
     w = _noisy(1)
     p = learned_of(w, margin=2.5)
     assert N_BLUEPRINT == 1 + N_BLUEPRINT_WEIGHTS
     params = p.params
-    assert params.shape == (OFF_W + N_WEIGHTS,)
+    assert params.shape == (OFF_W + 2 * N_WEIGHTS,)
     assert params[0] == 0.0 and params[1] == 2.5
     assert np.array_equal(params[2:OFF_W], resolve("blueprint").params)
     assert np.array_equal(params[2 + 1:OFF_W], load_weights())
-    assert np.array_equal(params[OFF_W:], w)
+    assert np.array_equal(params[OFF_W:OFF_W + N_WEIGHTS], w) and np.array_equal(params[OFF_W + N_WEIGHTS:], w)
 
 
 def test_the_learned_line_never_resolves_expert(tmp_path, monkeypatch):
@@ -96,7 +97,7 @@ def test_weights_fitted_beside_another_reference_are_refused(tmp_path):
     ok, bad = tmp_path / "ok.npz", tmp_path / "bad.npz"
     write_weights(ok, _noisy(), {"reference_digest": reference_digest(bp.params)})
     write_weights(bad, _noisy(), {"reference_digest": reference_digest(np.zeros(3))})
-    assert net_of(bp, source=ok).params.shape == (OFF_W + N_WEIGHTS,)
+    assert net_of(bp, source=ok).params.shape == (OFF_W + 2 * N_WEIGHTS,)
     with pytest.raises(PolicyError, match="fitted beside another blueprint"):
         net_of(bp, source=bad).params
     other = policy_of(load_weights() + 1.0)

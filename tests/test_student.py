@@ -2,6 +2,7 @@
 the teacher's labels consistent; a tiny expert-iteration run end to end."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -107,6 +108,38 @@ def test_missing_or_corrupt_weights_are_refused(tmp_path, monkeypatch, damage):
         load_weights("bad")
     with pytest.raises(PolicyError, match="bad.npz"):
         student_of(source="bad").params
+
+
+def test_solitaire_plays_the_second_set_and_the_other_tables_the_first():
+    """A network policy carries two sets of weights: the tables with other seats play the first, solitaire
+    the second (the first's copy where none is given)."""
+    from lostcards.policies.network import NetworkPolicy
+    a, b = _noisy(), initial(3) + np.random.default_rng(8).normal(0, 0.3, N_WEIGHTS)
+    plain_a = student_of(a, name="sa")
+    both = dataclasses.replace(plain_a, name="sab", solo_weights=tuple(map(float, b)))
+    plain_b = student_of(b, name="sb")
+    assert both.params.size == plain_a.params.size and np.array_equal(plain_a.params[-N_WEIGHTS:], a)
+    for preset, players in (("expeditions", 2), ("expeditions", 4), ("lost-cities", 2)):
+        r = rules(preset, players=players)
+        g1 = runner.play(r, both, "expert", rounds=30, seed=5, threads=1)
+        g2 = runner.play(r, plain_a, "expert", rounds=30, seed=5, threads=1)
+        assert np.array_equal(g1.scores, g2.scores) and np.array_equal(g1.round_info, g2.round_info)
+    r = rules("expeditions", players=1)
+    s_both = runner.play(r, both, both, rounds=60, seed=5, threads=1).scores
+    assert np.array_equal(s_both, runner.play(r, plain_b, plain_b, rounds=60, seed=5, threads=1).scores)
+    assert not np.array_equal(s_both, runner.play(r, plain_a, plain_a, rounds=60, seed=5, threads=1).scores)
+    assert isinstance(resolve("student"), NetworkPolicy) and resolve("student").solo_source.endswith(
+        "student-solitaire.npz")
+
+
+def test_the_shipped_solitaire_weights_carry_their_command_and_a_missing_file_is_refused(tmp_path, monkeypatch):
+    w, meta = read_weights(weights_path("student-solitaire"))
+    assert "--rules expeditions/1" in meta["command"] and meta["settings"]["margin"] == student_pkg.SHIPPED_MARGIN
+    assert _suits_tied(w)
+    monkeypatch.setattr(student_pkg, "WEIGHTS_DIR", tmp_path)
+    write_weights(weights_path("student"), w, meta)
+    with pytest.raises(PolicyError, match="student-solitaire.npz are missing"):
+        student_of(solo_source="student-solitaire").params
 
 
 def test_a_bad_weights_name_is_refused():
@@ -241,10 +274,28 @@ def test_the_gain_fit_learns_the_gains_and_its_offline_guide_is_honest():
         fit(groups, cands, settings=FitSettings(loss="l1"), say=lambda m: None)
 
 
-def test_iterate_refuses_solitaire_and_a_foreign_folder(tmp_path):
+def test_a_solitaire_run_gates_on_points_of_the_same_deals(tmp_path):
+    """Solitaire has no other side: the gate and the reference are the new network's points less the
+    champion's (expert's) on the same deals, as ``measure.margins`` gives them."""
     from lostcards.training.loop import LoopSettings, iterate
-    with pytest.raises(LostcardsError, match="needs an opponent"):
-        iterate(LoopSettings(rules="expeditions/1"), tmp_path / "a", say=lambda m: None)
+    from lostcards.training.measure import margins, solo_points
+    r = rules("expeditions", players=1)
+    d = margins(r, "greedy", "expert", 20, 3)
+    assert np.array_equal(d, solo_points(r, "greedy", 20, 3) - solo_points(r, "expert", 20, 3))
+    assert np.array_equal(margins(r, "expert", "expert", 20, 3), np.zeros(20))
+    st = LoopSettings(generations=1, rules="expeditions/1", rounds=2, shard=1, k=4, epochs=1, gate=30, reference=20,
+                      loss="gain", margin=1.0)
+    state = iterate(st, tmp_path / "run", command="test", say=lambda m: None)
+    row = state["rows"][0]
+    w, meta = read_weights(tmp_path / "run" / "gen-001.npz")
+    cand = student_of(w, margin=1.0)
+    assert row["vs_previous"] == pytest.approx(margins(r, cand, "expert", 30, st.seed * 1000 + 500 + 1).mean())
+    assert row["vs_expert"] == pytest.approx(margins(r, cand, "expert", 20, st.seed * 1000 + 900 + 1).mean())
+    assert meta["fit"]["groups"] > 0
+
+
+def test_iterate_refuses_a_foreign_folder(tmp_path):
+    from lostcards.training.loop import LoopSettings, iterate
     (tmp_path / "b").mkdir()
     (tmp_path / "b" / "x.txt").write_text("mine")
     with pytest.raises(LostcardsError, match="something else"):
@@ -255,8 +306,9 @@ def test_iterate_command_refuses_bad_input_in_one_line(tmp_path):
     from click.testing import CliRunner
 
     from lostcards.cli.app import main
-    res = CliRunner().invoke(main, ["iterate", "--rules", "expeditions/1", "--out", str(tmp_path / "x")])
-    assert res.exit_code == 1 and "needs an opponent" in res.output and "Traceback" not in res.output
+    res = CliRunner().invoke(main, ["iterate", "--rules", "expeditions/3", "--out", str(tmp_path / "x")])
+    assert res.exit_code == 1 and "expeditions/3" in res.output and "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1
     res = CliRunner().invoke(main, ["iterate", "--gate", "10", "--out", str(tmp_path / "y")])
     assert res.exit_code == 2 and "--gate" in res.output
 

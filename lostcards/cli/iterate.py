@@ -18,8 +18,9 @@ from lostcards.errors import LostcardsError
               help="Folder for the teacher's shards, each generation's weights, curve.csv, curve.png and "
                    "iterate.json.")
 @click.option("--rules", "rules_text", default="expeditions/2", show_default=True,
-              help="The tables the teacher labels, PRESET/PLAYERS (2 or 4 players), comma-separated: "
-                   "--rounds of each; the first one's gate and reference.")
+              help="The tables the teacher labels, PRESET/PLAYERS (1, 2 or 4 players), comma-separated: "
+                   "--rounds of each; the first one's gate and reference (solitaire: points on the same "
+                   "deals).")
 @click.option("--rounds", type=Count(1, 10**8), default=2000, show_default=True,
               help="Rounds the teacher labels a generation.")
 @click.option("--other-rounds", type=Count(0, 10**8), default=0, show_default=True,

@@ -152,9 +152,8 @@ def ruleset(name: str):
     try:
         r = make_rules(preset, players=int(p) if p else 2)
     except Exception as e:  # noqa: BLE001 - a bad preset or count: one line
-        raise LostcardsError(f"--rules {name!r}: {e} (e.g. expeditions/2, lost-cities/2, expeditions/4)") from None
-    if r.players == 1:
-        raise LostcardsError(f"--rules {name!r}: the gate needs an opponent (2 or 4 players)")
+        raise LostcardsError(f"--rules {name!r}: {e} (e.g. expeditions/2, lost-cities/2, expeditions/4, "
+                             "expeditions/1)") from None
     return r
 
 

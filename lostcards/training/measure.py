@@ -1,7 +1,8 @@
 """Strength and cost of a bot: its margin over another on duplicate deals, and its CPU time a round.
 
 ``margin`` plays each deal twice, sides swapped (common random numbers), and
-returns the mean margin a deal, its standard error, a 95% interval and n.
+returns the mean margin a deal, its standard error, a 95% interval and n; in
+solitaire, where there is no other side, A's points less B's on the same deal.
 ``cpu_per_round`` plays the bot against itself on one thread and divides the
 process's CPU time by the rounds (the same deals every time: a seed of its own).
 """
@@ -14,8 +15,11 @@ import numpy as np
 
 
 def margins(rules, a, b, deals: int, seed: int, threads=None) -> np.ndarray:
-    """A's margin over B on each of `deals` duplicate deals (rounds 0.. of `seed`, both seatings)."""
+    """A's margin over B on each of `deals` duplicate deals (rounds 0.. of `seed`, both seatings);
+    solitaire: A's points less B's on each deal."""
     from lostcards.run.runner import play
+    if rules.players == 1:
+        return solo_points(rules, a, deals, seed, threads) - solo_points(rules, b, deals, seed, threads)
     g1 = play(rules, a, b, rounds=deals, seed=seed, first=-1, threads=threads)
     g2 = play(rules, b, a, rounds=deals, seed=seed, first=-1, threads=threads)
     s1, s2 = g1.scores, g2.scores

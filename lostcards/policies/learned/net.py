@@ -7,7 +7,8 @@ reference flag and, with a ``margin``, the move kept unless another's score
 beats it.  Nothing here, nor in the line's training, calls expert.
 
 Parameters (``params``): ``temp``, ``margin``, then the blueprint's parameter
-values (its ``temp`` and one a feature), then the network's weights.
+values (its ``temp`` and one a feature), then the network's weights (for every
+table: ``learned`` has no solitaire set of its own, so the same set follows).
 """
 from __future__ import annotations
 

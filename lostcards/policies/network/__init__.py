@@ -98,25 +98,32 @@ def check_weights(weights, what: str = "network weights") -> np.ndarray:
 @dataclass(frozen=True)
 class NetworkPolicy(Policy):
     """A network policy: its own parameters (temp, margin), then its reference policy's values, then
-    the weights (given, or read from the file `source` when first played: a missing or corrupt
-    file is a PolicyError naming it then, never a silent fallback)."""
+    two sets of weights: the tables with other seats', then solitaire's (the same set where it has
+    none of its own).  Each set is given, or read from its file (`source`, `solo_source`) when first
+    played: a missing or corrupt file is a PolicyError naming it then, never a silent fallback."""
 
     weights: tuple = ()
     source: str = ""
     reference: object = None
+    solo_weights: tuple = ()
+    solo_source: str = ""
+
+    def _weights(self, given: tuple, source: str, ref: np.ndarray) -> np.ndarray:
+        if given:
+            return np.asarray(given, np.float64)
+        w, digest = cached_file(source)
+        if digest and digest != reference_digest(ref):
+            raise PolicyError(f"network weights {source} were fitted beside another {self.reference.name} "
+                              f"(its parameters' digest {digest}, now {reference_digest(ref)}): fit them again "
+                              "(lostcards iterate) or restore that reference")
+        return w
 
     @property
     def params(self) -> np.ndarray:
         ref = self.reference.params
-        if self.weights:
-            w = np.asarray(self.weights, np.float64)
-        else:
-            w, digest = cached_file(self.source)
-            if digest and digest != reference_digest(ref):
-                raise PolicyError(f"network weights {self.source} were fitted beside another {self.reference.name} "
-                                  f"(its parameters' digest {digest}, now {reference_digest(ref)}): fit them again "
-                                  "(lostcards iterate) or restore that reference")
-        return np.concatenate([super().params, ref, w])
+        w = self._weights(self.weights, self.source, ref)
+        solo = self._weights(self.solo_weights, self.solo_source, ref) if self.solo_weights or self.solo_source else w
+        return np.concatenate([super().params, ref, w, solo])
 
     def with_params(self, text: str) -> "NetworkPolicy":
         q = Policy.with_params(self, text)

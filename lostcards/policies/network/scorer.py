@@ -19,7 +19,8 @@ The reference move comes from the caller (``network_move``'s ``rm``): this
 module imports no policy, and each network policy (``student``: expert;
 ``learned``: the self-play blueprint) runs its own reference first.  Its
 parameters are ``temp``, ``margin``, the reference's parameter values, then the
-weights in ``LAYOUT`` order (``OFF_REFERENCE``; ``weights_offset``); ``network_play`` is the kernel's one call.
+weights in ``LAYOUT`` order (``OFF_REFERENCE``; ``weights_offset``), then
+solitaire's weights in the same order; ``network_play`` is the kernel's one call.
 """
 from __future__ import annotations
 
@@ -288,8 +289,9 @@ def weights_offset(n_reference: int) -> int:
 
 @jit(inline=True)
 def network_play(obs, params, off_w, mem, rm):
-    """``network_move`` with its scratch on the stack, the weights at ``params[off_w:]``: what a network
-    policy's kernel calls once its reference has decided `rm`."""
+    """``network_move`` with its scratch on the stack, the weights at ``params[off_w:]`` (solitaire's set
+    right after them): what a network policy's kernel calls once its reference has decided `rm`."""
     sc = (stack_floats(S_DIM), stack_floats(H1), stack_floats(C_DIM), stack_floats(H1), stack_floats(FIRST_LAYERS),
           stack_floats(MAX_CANDIDATES), stack_floats(H2), stack_floats(H2), stack_words(MAX_CANDIDATES))
-    return network_move(obs, params[P_TEMP], params[P_MARGIN], offset(params, off_w), mem, rm, sc)
+    at = off_w + N_WEIGHTS if players(obs) == 1 else off_w
+    return network_move(obs, params[P_TEMP], params[P_MARGIN], offset(params, at), mem, rm, sc)

@@ -5,7 +5,9 @@ legal move, its features, its teacher), with expert as its reference
 (``net.py``); ``lostcards.training`` writes the teacher's data, fits the
 weights and runs the loop (``lostcards iterate``; docs/learned.md).  The
 shipped weights are ``weights/student.npz`` in this folder, read by name
-(``load_weights("student")``), with the command that made them.  A missing or
+(``load_weights("student")``), with the command that made them, and for
+solitaire ``weights/student-solitaire.npz`` (fitted to solitaire's labels: the
+tables with other seats teach nothing about playing alone).  A missing or
 corrupt weights file is an error, never a fallback.
 """
 from __future__ import annotations
@@ -60,19 +62,21 @@ DOC = ("a small network distilled from the policy-improvement step (expert itera
 
 
 def student_of(weights=None, name: str = "student", temp: float = 0.0, source: str = "student",
-               margin: float = 0.0) -> NetworkPolicy:
-    """A Policy playing the student network with these weights (None: the shipped ones called `source`)."""
+               margin: float = 0.0, solo_source: str = "") -> NetworkPolicy:
+    """A Policy playing the student network with these weights (None: the shipped ones called `source`,
+    and in solitaire those called `solo_source` where one is named), at every table."""
     params = {"temp": TEMP, "margin": MARGIN}
     values = (float(temp), float(margin))
     if weights is None:
         return NetworkPolicy(name, student_policy, params, values, doc=DOC, source=str(weights_path(source)),
-                             reference=EXPERT)
+                             reference=EXPERT, solo_source=str(weights_path(solo_source)) if solo_source else "")
     w = check_weights(weights, "student weights")
     return NetworkPolicy(name, student_policy, params, values, doc=DOC, weights=tuple(map(float, w)),
                          reference=EXPERT)
 
 
-STUDENT = dataclasses.replace(student_of(margin=SHIPPED_MARGIN), compile_s=20.0, improvable=True, test_rounds=3_000)
+STUDENT = dataclasses.replace(student_of(margin=SHIPPED_MARGIN, solo_source="student-solitaire"), compile_s=20.0,
+                              improvable=True, test_rounds=3_000)
 POLICIES = (STUDENT,)
 
 __all__ = ["C_DIM", "FORMAT", "H1", "H2", "LAYOUT", "N_WEIGHTS", "NS", "POLICIES", "S_DIM", "SHIPPED_MARGIN", "STUDENT",

@@ -8,7 +8,7 @@ drew the same ones, and with 4 players their correlation favoured the low
 suits' discard piles: tests/test_suit_symmetry.py).
 
 Parameters (``params``): ``temp``, ``margin``, then expert's parameter values
-(``N_EXPERT`` of them), then the weights in ``LAYOUT`` order.
+(``N_EXPERT`` of them), then the weights in ``LAYOUT`` order, then solitaire's.
 """
 from __future__ import annotations
 
