@@ -60,6 +60,16 @@ def move_text(move, rules: Ruleset) -> str:
         return repr(move)
 
 
+class _Text:
+    """A move's text, formatted only when a message is (``move_text``)."""
+
+    def __init__(self, move, rules: Ruleset):
+        self.move, self.rules = move, rules
+
+    def __str__(self) -> str:
+        return move_text(self.move, self.rules)
+
+
 def reference_verdict(rnd: Round, move) -> str:
     """'' if the reference takes the move now, else its reason; changes nothing."""
     try:
@@ -69,14 +79,15 @@ def reference_verdict(rnd: Round, move) -> str:
     return ""
 
 
-def reference_code(rnd: Round, move) -> int:
-    """0 if the reference takes the move now, else the engine's code its IllegalMove carries."""
+def reference_check(rnd: Round, move) -> tuple[str, int]:
+    """('', 0) if the reference takes the move now, else its reason and the engine's code its
+    IllegalMove carries; changes nothing."""
     try:
         rnd.check(move)
     except IllegalMove as e:
         assert e.code is not None, f"the reference refused {move!r} without a code ({e.reason})"
-        return int(e.code)
-    return 0
+        return e.reason, int(e.code)
+    return "", 0
 
 
 def reference_category(reason: str) -> str:
@@ -232,12 +243,12 @@ class Lockstep:
         moves, ref_only = candidates(obs)
         codes, unchanged = ea.try_moves(self.eng, moves)
         for move, code, same in zip(moves, codes, unchanged):
-            why = reference_verdict(ref, move)
+            why, ref_code = reference_check(ref, move)
             eng_cat, ref_cat = ea.category(code), reference_category(why) if why else ""
-            if ea.category(reference_code(ref, move)) != ref_cat:
+            if ea.category(ref_code) != ref_cat:
                 raise AssertionError(f"{self.where()}: seat {ref.seat}: the reference's code for {move!r} "
-                                     f"({ea.category(reference_code(ref, move))}) is not its reason's ({why})")
-            text = move_text(move, rules)
+                                     f"({ea.category(ref_code)}) is not its reason's ({why})")
+            text = _Text(move, rules)       # written only into a failure's message
             if bool(why) != bool(code):
                 raise AssertionError(f"{self.where()}: seat {ref.seat} {text}: reference "
                                      f"{'refuses (' + why + ')' if why else 'plays it'}, engine "

@@ -105,6 +105,25 @@ def test_every_candidate_move_gets_the_same_verdict(case):
     assert _play(case, case[-1], seed=900 + case[1], legality=True) > 1000
 
 
+def test_a_verdict_the_engines_disagree_on_names_the_move_as_a_record_writes_it(monkeypatch):
+    """The lockstep formats a move's text only for a failure; the failure still names it."""
+    import engine_adapter as ea
+    import lockstep
+    real, flipped = ea.try_moves, []
+
+    def first_refused(e, moves):            # the engine "refuses" the first candidate the reference plays
+        codes, same = real(e, moves)
+        k = codes.index(0)
+        flipped.append(moves[k])
+        return codes[:k] + [1] + codes[k + 1:], same
+
+    monkeypatch.setattr(ea, "try_moves", first_refused)
+    r = rules("expeditions", players=2)
+    with pytest.raises(AssertionError, match="reference plays it, engine refuses") as e:
+        play_lockstep(r, 900, 0, 0, random_policy, legality=True)
+    assert lockstep.move_text(flipped[0], r) in str(e.value) and len(flipped) == 1
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("case", CASES, ids=[_id(c) for c in CASES])
 def test_thousands_of_rounds_see_the_same(case):
