@@ -342,6 +342,19 @@ def test_expedition_rules():
     assert rnd.expedition(1, C) == (parse_card("3C", EXP),)
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_an_expedition_takes_a_card_exactly_when_it_gives_no_reason_not_to(data):
+    """``expedition_takes`` (the answer alone, for the legal-move lists) and ``expedition_refusal`` (the
+    reason, for a refused move) agree on every card and expedition."""
+    from lostcards.rules.scoring import expedition_refusal, expedition_takes
+    suit = [c for c in deck_codes(EXP) if suit_of(c) == 2]
+    laid = sorted(data.draw(st.lists(st.sampled_from(suit), max_size=6, unique=True)),
+                  key=lambda c: (not is_investment(c), value_of(c)))
+    for card in suit:
+        assert expedition_takes(laid, card) == (expedition_refusal(laid, card, EXP.letters) is None), (laid, card)
+
+
 def test_known_cards():
     r = rules("expeditions", players=4)
     hands = ["2C 3C 4C 5C 6C 7C", "2D 3D 4D 5D 6D 7D", "2H 3H 4H 5H 6H 7H", "2S 3S 4S 5S 6S 7S"]

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from lostcards.reference.observation import Observation
 from lostcards.rules.cards import is_investment, suit_of, value_of
-from lostcards.rules.scoring import expedition_refusal
+from lostcards.rules.scoring import expedition_takes
 
 FUND = 20           # fund20: numbers of the suit in hand that pay for an investment
 OPEN_TURNS = 6      # open6: turns per player before which no expedition is opened
 
 
 def _takes(obs: Observation, side: int, card: int) -> bool:
-    return expedition_refusal(obs.expedition(suit_of(card), side), card, obs.letters) is None
+    return expedition_takes(obs.expedition(suit_of(card), side), card)
 
 
 def fund20(obs: Observation) -> set:

@@ -7,7 +7,7 @@ from typing import Callable, Optional
 from lostcards.reference.moves import Move
 from lostcards.rules.cards import format_card, suit_of
 from lostcards.rules.ruleset import Ruleset
-from lostcards.rules.scoring import expedition_refusal, expedition_score
+from lostcards.rules.scoring import expedition_score, expedition_takes
 from lostcards.rules.streams import Stream
 
 
@@ -71,7 +71,7 @@ class Observation:
 
     def can_play(self, card: int) -> bool:
         """Whether ``card`` may be added to the own expedition of its suit now."""
-        return expedition_refusal(self.expedition(suit_of(card)), card, self.rules.letters) is None
+        return expedition_takes(self.expedition(suit_of(card)), card)
 
     def legal_plays(self) -> list:
         """Every legal (card, to) in the `random` policy's order: expedition plays, then discards.

@@ -61,9 +61,20 @@ def expedition_score(codes: Sequence[int], rules: Ruleset) -> int:
     return score
 
 
+def _highest_number(expedition: Sequence[int]) -> int:
+    return max((value_of(c) for c in expedition if not is_investment(c)), default=0)
+
+
+def expedition_takes(expedition: Sequence[int], card: int) -> bool:
+    """Whether ``card`` may be added to an expedition holding ``expedition`` (codes): an investment before
+    any number, a number above the highest (``expedition_refusal`` says why not)."""
+    high = _highest_number(expedition)
+    return not high if is_investment(card) else value_of(card) > high
+
+
 def expedition_refusal(expedition: Sequence[int], card: int, letters: str) -> Optional[str]:
     """Why ``card`` cannot be added to an expedition holding ``expedition`` (codes), or None if it can."""
-    high = max((value_of(c) for c in expedition if not is_investment(c)), default=0)
+    high = _highest_number(expedition)
     if is_investment(card):
         if high:
             return (f"{format_card(card, letters)} is an investment card and the {letters[suit_of(card)]} expedition "
