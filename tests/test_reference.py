@@ -346,13 +346,19 @@ def test_expedition_rules():
 @given(st.data())
 def test_an_expedition_takes_a_card_exactly_when_it_gives_no_reason_not_to(data):
     """``expedition_takes`` (the answer alone, for the legal-move lists) and ``expedition_refusal`` (the
-    reason, for a refused move) agree on every card and expedition."""
+    reason, for a refused move) agree on every card and expedition, and with the rule sheet's words: an
+    investment only before any number, a number only above every number laid."""
     from lostcards.rules.scoring import expedition_refusal, expedition_takes
     suit = [c for c in deck_codes(EXP) if suit_of(c) == 2]
     laid = sorted(data.draw(st.lists(st.sampled_from(suit), max_size=6, unique=True)),
                   key=lambda c: (not is_investment(c), value_of(c)))
+    numbers = [value_of(c) for c in laid if not is_investment(c)]
     for card in suit:
-        assert expedition_takes(laid, card) == (expedition_refusal(laid, card, EXP.letters) is None), (laid, card)
+        why = expedition_refusal(laid, card, EXP.letters)
+        assert expedition_takes(laid, card) == (why is None), (laid, card)
+        rule = not numbers if is_investment(card) else all(value_of(card) > v for v in numbers)
+        assert expedition_takes(laid, card) == rule, (laid, card)
+        assert why is None or format_card(card, EXP.letters) in why
 
 
 def test_known_cards():

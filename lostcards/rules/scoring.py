@@ -73,14 +73,13 @@ def expedition_takes(expedition: Sequence[int], card: int) -> bool:
 
 
 def expedition_refusal(expedition: Sequence[int], card: int, letters: str) -> Optional[str]:
-    """Why ``card`` cannot be added to an expedition holding ``expedition`` (codes), or None if it can."""
+    """Why ``card`` cannot be added to an expedition holding ``expedition`` (codes), or None if it can
+    (the rule itself is ``expedition_takes``)."""
+    if expedition_takes(expedition, card):
+        return None
     high = _highest_number(expedition)
     if is_investment(card):
-        if high:
-            return (f"{format_card(card, letters)} is an investment card and the {letters[suit_of(card)]} expedition "
-                    f"already holds a number ({high}); investments go down before any number")
-        return None
-    if value_of(card) <= high:
-        return (f"{format_card(card, letters)} cannot go on the {letters[suit_of(card)]} expedition: "
-                f"a number must be higher than the highest already there ({high})")
-    return None
+        return (f"{format_card(card, letters)} is an investment card and the {letters[suit_of(card)]} expedition "
+                f"already holds a number ({high}); investments go down before any number")
+    return (f"{format_card(card, letters)} cannot go on the {letters[suit_of(card)]} expedition: "
+            f"a number must be higher than the highest already there ({high})")
