@@ -38,9 +38,10 @@ WORKLOADS = {
     "expert4": ("expert vs expert, 4p expeditions", "expeditions", 4, "expert", "expert", 30_000),
     "improve": ("improve (k=128) vs expert, 2p expeditions: every decision of improve's seat", "expeditions", 2,
                 "improve", "expert", 6),
-    "strongest": ("improve:base=student,others=expert,k=64,race=2.5 vs expert, 2p expeditions: every decision "
-                  "of its seat (the student plays out its own side, expert the other)", "expeditions", 2,
-                  "improve:base=student,others=expert,k=64,race=2.5", "expert", 4),
+    "strongest": ("improve:base=student,others=expert,k=256,race=2.5,depth=4,luck=1 vs expert, 2p expeditions: "
+                  "every decision of its seat (the student plays out its own side's next two moves, expert the "
+                  "rest)", "expeditions", 2,
+                  "improve:base=student,others=expert,k=256,race=2.5,depth=4,luck=1", "expert", 4),
     "student2": ("student vs student, 2p expeditions (a network: the teacher's play-outs after generation 1)",
                  "expeditions", 2, "student", "student", 20_000),
 }
