@@ -6,7 +6,8 @@ the same core, repeated and interleaved (a busy machine slows all three alike),
 medians of the CPU time a round and their ratio; then lostcards on two cores
 against one; a short table of the other player counts; expert vs expert and
 `improve` (k=128) vs expert on one core, each as CPU seconds a round and as the
-C yardstick's rounds in that time.  A line says what is being measured before
+C yardstick's rounds in that time (each run beside a C scalar run, the ratios
+taken pair by pair: a shared machine's speed drifts between minutes).  A line says what is being measured before
 each row, the CPU model and which select (the k-th set bit) each engine
 compiled, and a stage that runs longer than 10 s says so every 10 s.  The
 numbers go to JSON too.
@@ -171,6 +172,12 @@ NO_YARDSTICK = ("x C scalar: not measured, the C yardstick was not found (make b
                 "../shared/yardstick; lostcards bench --yardstick DIR)")
 
 
+def _paired(top: list, bottom: list) -> list:
+    """top[k] / bottom[k] for each repetition k: a ratio of two runs made a minute apart at most, so
+    that a machine that speeds up or slows down between repetitions moves both alike."""
+    return [t / b for t, b in zip(top, bottom)]
+
+
 def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int = 5):
     check_bench(json_path, yardstick)
     cores = max(1, min(2, numba.config.NUMBA_NUM_THREADS, len(_all_cores())))
@@ -218,6 +225,9 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int =
         _say(NO_YARDSTICK)
     else:
         _say(f"lostcards / C scalar, CPU time a round on one core: {c_round / med[one]:.3f}x")
+        paired = _paired(rows["C scalar"], rows[one])
+        _say(f"  the same, repetition by repetition (each pair a minute apart at most): median "
+             f"{statistics.median(paired):.3f}x, from {min(paired):.3f} to {max(paired):.3f}")
     _say(f"{cores} cores / 1 core: {med[one] / med[f'lostcards {cores} cores']:.2f}x")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
     if load > 0.5:
@@ -230,6 +240,7 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int =
                "two_cores_over_one": med[one] / med[f"lostcards {cores} cores"], "load_average": load}
     if c_round:
         results["ratio_one_core_vs_c_scalar"] = c_round / med[one]
+        results["ratio_one_core_vs_c_scalar_by_repetition"] = _paired(rows["C scalar"], rows[one])
     _pin({CORE})
     others = {}
     for label, preset, players in OTHERS:
@@ -242,13 +253,18 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int =
     bots = {}
     for label, a, b, n in (("expert vs expert", "expert", "expert", max(rounds // 40, 10_000)),
                            ("improve (k=128) vs expert", "improve", "expert", 4)):
-        with stage(f"{label}, one core ({n:,} rounds, 3 times)"):
+        with stage(f"{label}, one core ({n:,} rounds, 3 times{', each beside a C scalar run' if ys else ''})"):
             play(r2, a, b, rounds=1, seed=0, threads=1)
-            sec = statistics.median(_cpu(r2, n, 1, a, seed=k + 1, other=b)[0] for k in range(3))
-        in_c = f", {sec / c_round:,.0f} C rounds a round" if c_round else " (C rounds: no yardstick)"
+            secs, c_near = [], []
+            for k in range(3):
+                secs.append(_cpu(r2, n, 1, a, seed=k + 1, other=b)[0])
+                if ys:          # the yardstick right after, so that each ratio is taken in the same minute
+                    c_near.append(ys.run("C scalar", rounds // 2)[0])
+            sec = statistics.median(secs)
+        c_rounds = statistics.median(_paired(secs, c_near)) if c_near else None
+        in_c = f", {c_rounds:,.0f} C rounds a round" if c_rounds else " (C rounds: no yardstick)"
         _say(f"{label}, 2p expeditions, one core: {sec:.3g} CPU s a round{in_c}")
-        bots[label] = {"cpu_seconds_a_round": sec, "rounds": n,
-                       "c_rounds_a_round": sec / c_round if c_round else None}
+        bots[label] = {"cpu_seconds_a_round": sec, "rounds": n, "c_rounds_a_round": c_rounds}
     results["bots_one_core"] = bots
     _pin(_all_cores())
     with stage(f"search vs expert, {cores} cores"):
