@@ -7,10 +7,10 @@ medians of the CPU time a round and their ratio; then lostcards on two cores
 against one; a short table of the other player counts; expert vs expert and
 `improve` (k=128) vs expert on one core, each as CPU seconds a round and as the
 C yardstick's rounds in that time (each run beside a C scalar run, the ratios
-taken pair by pair: a shared machine's speed drifts between minutes).  A line says what is being measured before
-each row, the CPU model and which select (the k-th set bit) each engine
-compiled, and a stage that runs longer than 10 s says so every 10 s.  The
-numbers go to JSON too.
+taken pair by pair: a shared machine's speed drifts between minutes).  A line
+says what is being measured before each row, the CPU model and which select
+(the k-th set bit) each engine compiled, and a stage that runs longer than 10 s
+says so every 10 s.  The numbers go to JSON too.
 """
 from __future__ import annotations
 
