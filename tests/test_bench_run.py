@@ -29,3 +29,13 @@ def test_bench_ratios_are_taken_pair_by_pair(tmp_path, capsys):
         assert bot["c_rounds_a_round"] > 0
         # taken beside its own C runs: near the CPU time over the repetitions' C time, not equal to it
         assert 0.2 < bot["c_rounds_a_round"] * statistics.median(rows["C scalar"]) / bot["cpu_seconds_a_round"] < 5
+
+
+def test_the_pinned_core_is_one_this_process_may_use(monkeypatch):
+    from lostcards.run import cores
+    monkeypatch.setattr(cores.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert cores.pinned_core() == 0          # a one-core machine: core 0, not a core that is not there
+    monkeypatch.setattr(cores.os, "sched_getaffinity", lambda pid: {2, 3}, raising=False)
+    assert cores.pinned_core() == 2
+    monkeypatch.setattr(cores.os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
+    assert cores.pinned_core() == 1          # core 0 takes the interrupts

@@ -32,10 +32,10 @@ import numba
 from lostcards.errors import BadArgument
 from lostcards.rules.ruleset import rules
 from lostcards.run.batchdir import shown_path
+from lostcards.run.cores import CORE
 from lostcards.run.outfile import check_file, write_file
 from lostcards.run.runner import play
 
-CORE = 1                    # the pinned core (core 0 takes the machine's interrupts)
 SHARD = 100_000             # rounds a `play` call: simulate's default shard size
 OTHERS = [("4p expeditions", "expeditions", 4), ("solitaire expeditions", "expeditions", 1),
           ("2p lost-cities", "lost-cities", 2)]

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lostcards.errors import BadArgument
+from lostcards.run.cores import CORE
 
-CORE = 1                    # the pinned core, as `make bench` (core 0 takes the machine's interrupts)
 FREQUENCY = 4000            # samples a second
 TOOLS = {"perf": "apt-get install -y linux-perf", "objdump": "apt-get install -y binutils",
          "taskset": "apt-get install -y util-linux"}

@@ -1,0 +1,14 @@
+"""The core a one-core measurement (`make bench`, `make profile`) is pinned to."""
+from __future__ import annotations
+
+import os
+
+
+def pinned_core() -> int:
+    """Core 1 (core 0 takes the machine's interrupts), or the lowest core this process may use where
+    core 1 is not one of them (a one-core machine, a container given other cores)."""
+    allowed = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else {0}
+    return 1 if 1 in allowed else min(allowed)
+
+
+CORE = pinned_core()
