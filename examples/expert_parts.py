@@ -116,13 +116,13 @@ def main(decisions, seed, players, repeats, parts):
     from lostcards.engine.core import rules_block
     from lostcards.policies import resolve
     from lostcards.rules.ruleset import rules
-    from lostcards.run.bench import CORE, _pin
+    from lostcards.run.cores import CORE, pin
 
     names = [p.strip() for p in parts.split(",") if p.strip()]
     unknown = [p for p in names if p not in PARTS]
     if unknown:
         raise click.BadParameter(f"{unknown[0]!r}; the parts are {', '.join(PARTS)}", param_hint="--parts")
-    _pin({CORE})
+    pin({CORE})
     r = rules("expeditions", players=int(players))
     params = resolve("expert").params
     keep, decide_all, expert_policy = _kernels()

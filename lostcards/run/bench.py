@@ -32,7 +32,7 @@ import numba
 from lostcards.errors import BadArgument
 from lostcards.rules.ruleset import rules
 from lostcards.run.batchdir import shown_path
-from lostcards.run.cores import CORE
+from lostcards.run.cores import CORE, pin
 from lostcards.run.outfile import check_file, write_file
 from lostcards.run.runner import play
 
@@ -43,11 +43,6 @@ OTHERS = [("4p expeditions", "expeditions", 4), ("solitaire expeditions", "exped
 
 def _say(text: str) -> None:
     print(text, flush=True)
-
-
-def _pin(cores) -> None:
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, cores)
 
 
 def _all_cores() -> set:
@@ -200,7 +195,7 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int =
     walls: dict = {name: [] for name in rows}
     for k in range(repeats):
         with stage(f"repetition {k + 1}/{repeats}: {', '.join(rows)} ({rounds:,} rounds each)"):
-            _pin({CORE})
+            pin({CORE})
             cpu, wall = _cpu(r2, rounds, 1, seed=k + 1)
             rows[one].append(cpu)
             walls[one].append(wall)
@@ -208,12 +203,13 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int =
                 cpu, wall = ys.run(mode, rounds)
                 rows[mode].append(cpu)
                 walls[mode].append(wall)
-            _pin(_all_cores())
+            pin(_all_cores())
             cpu, wall = _cpu(r2, rounds, cores, seed=k + 1)
             rows[f"lostcards {cores} cores"].append(wall)       # several cores: rounds a wall second
             walls[f"lostcards {cores} cores"].append(wall)
     med = {name: statistics.median(v) for name, v in rows.items()}
     c_round = med.get("C scalar")
+    paired = _paired(rows["C scalar"], rows[one]) if c_round else []
     _say(f"\nrandom vs random, 2p expeditions, median of {repeats} (core {CORE} pinned for one core; "
          f"rounds/s = 1 / CPU time a round, {cores} cores: rounds a wall second)")
     _say(f"{'engine':<22}{'ns a round':>12}{'rounds/s':>12}{'min':>12}{'max':>12}{'x C scalar':>12}")
@@ -225,7 +221,6 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int =
         _say(NO_YARDSTICK)
     else:
         _say(f"lostcards / C scalar, CPU time a round on one core: {c_round / med[one]:.3f}x")
-        paired = _paired(rows["C scalar"], rows[one])
         _say(f"  the same, repetition by repetition (each pair a minute apart at most): median "
              f"{statistics.median(paired):.3f}x, from {min(paired):.3f} to {max(paired):.3f}")
     _say(f"{cores} cores / 1 core: {med[one] / med[f'lostcards {cores} cores']:.2f}x")
@@ -240,8 +235,8 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int =
                "two_cores_over_one": med[one] / med[f"lostcards {cores} cores"], "load_average": load}
     if c_round:
         results["ratio_one_core_vs_c_scalar"] = c_round / med[one]
-        results["ratio_one_core_vs_c_scalar_by_repetition"] = _paired(rows["C scalar"], rows[one])
-    _pin({CORE})
+        results["ratio_one_core_vs_c_scalar_by_repetition"] = paired
+    pin({CORE})
     others = {}
     for label, preset, players in OTHERS:
         with stage(f"{label}, one core"):
@@ -266,7 +261,7 @@ def run_bench(rounds: int, json_path: str, yardstick: str | None, repeats: int =
         _say(f"{label}, 2p expeditions, one core: {sec:.3g} CPU s a round{in_c}")
         bots[label] = {"cpu_seconds_a_round": sec, "rounds": n, "c_rounds_a_round": c_rounds}
     results["bots_one_core"] = bots
-    _pin(_all_cores())
+    pin(_all_cores())
     with stage(f"search vs expert, {cores} cores"):
         try:
             play(r2, "search", "expert", rounds=1, seed=0)

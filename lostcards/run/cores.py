@@ -1,4 +1,4 @@
-"""The core a one-core measurement (`make bench`, `make profile`) is pinned to."""
+"""The core a one-core measurement (`make bench`, `make profile`) is pinned to, and the pinning."""
 from __future__ import annotations
 
 import os
@@ -9,6 +9,12 @@ def pinned_core() -> int:
     core 1 is not one of them (a one-core machine, a container given other cores)."""
     allowed = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else {0}
     return 1 if 1 in allowed else min(allowed)
+
+
+def pin(cores) -> None:
+    """Run this process on `cores` only (a set of core numbers), where the platform allows it."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, cores)
 
 
 CORE = pinned_core()

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from lostcards.errors import BadArgument
-from lostcards.run.cores import CORE
+from lostcards.run.cores import CORE, pin
 
 FREQUENCY = 4000            # samples a second
 TOOLS = {"perf": "apt-get install -y linux-perf", "objdump": "apt-get install -y binutils",
@@ -247,8 +247,7 @@ def _child(workload: str, rounds: int, folder: str) -> None:
     play(r, a, b, rounds=min(rounds, 2), seed=0, threads=1)           # compile or load, not measured
     mapped, placed = build_perf_map(Path(folder))
     Path(folder, "placed.json").write_text(json.dumps([p.__dict__ for p in placed]))
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {CORE})
+    pin({CORE})
     t0, c0 = time.clock_gettime(time.CLOCK_MONOTONIC), time.process_time()
     play_shards(r, a, b, rounds, seed=1, threads=1)
     t1, c1 = time.clock_gettime(time.CLOCK_MONOTONIC), time.process_time()
