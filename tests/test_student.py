@@ -142,6 +142,19 @@ def test_the_shipped_solitaire_weights_carry_their_command_and_a_missing_file_is
         student_of(solo_source="student-solitaire").params
 
 
+def test_given_weights_still_play_the_named_solitaire_set(tmp_path, monkeypatch):
+    """student_of(weights, solo_source=...): the given weights at the tables with other seats, the named
+    file in solitaire (it was once ignored when weights were given)."""
+    a, b = _noisy(), initial(3) + np.random.default_rng(9).normal(0, 0.3, N_WEIGHTS)
+    monkeypatch.setattr(student_pkg, "WEIGHTS_DIR", tmp_path)
+    write_weights(weights_path("solo-b"), b, {"command": "lostcards iterate --test"})
+    both = student_of(a, name="sa", solo_source="solo-b")
+    assert np.array_equal(both.params[-2 * N_WEIGHTS:-N_WEIGHTS], a) and np.array_equal(both.params[-N_WEIGHTS:], b)
+    assert np.array_equal(student_of(a, name="sa").params[-N_WEIGHTS:], a)
+    with pytest.raises(PolicyError, match="missing"):
+        student_of(a, name="sa", solo_source="absent").params
+
+
 def test_a_bad_weights_name_is_refused():
     with pytest.raises(PolicyError, match="not allowed"):
         weights_path("../etc/passwd")

@@ -63,16 +63,17 @@ DOC = ("a small network distilled from the policy-improvement step (expert itera
 
 def student_of(weights=None, name: str = "student", temp: float = 0.0, source: str = "student",
                margin: float = 0.0, solo_source: str = "") -> NetworkPolicy:
-    """A Policy playing the student network with these weights (None: the shipped ones called `source`,
-    and in solitaire those called `solo_source` where one is named), at every table."""
+    """A Policy playing the student network with these weights (None: the shipped ones called `source`)
+    at every table but solitaire, where it plays those called `solo_source` where one is named."""
     params = {"temp": TEMP, "margin": MARGIN}
     values = (float(temp), float(margin))
+    solo = str(weights_path(solo_source)) if solo_source else ""
     if weights is None:
         return NetworkPolicy(name, student_policy, params, values, doc=DOC, source=str(weights_path(source)),
-                             reference=EXPERT, solo_source=str(weights_path(solo_source)) if solo_source else "")
+                             reference=EXPERT, solo_source=solo)
     w = check_weights(weights, "student weights")
     return NetworkPolicy(name, student_policy, params, values, doc=DOC, weights=tuple(map(float, w)),
-                         reference=EXPERT)
+                         reference=EXPERT, solo_source=solo)
 
 
 STUDENT = dataclasses.replace(student_of(margin=SHIPPED_MARGIN, solo_source="student-solitaire"), compile_s=20.0,
