@@ -74,3 +74,29 @@ def test_a_compiled_function_is_mapped_at_its_own_address(tmp_path):
         assert any(t.startswith("ret") for t in inside)
     finally:
         where.unlink()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--profile", ""], "has an empty entry"),
+    (["--profile", "random2,,"], "has an empty entry"),
+    (["--profile", "nosuch"], "'all'"),
+    (["--compile", "--profile", "random2"], "two different runs"),
+    (["--profile-rounds", "5"], "goes with --profile"),
+    (["--compile", "--rounds", "5000"], "--rounds does not go with --compile"),
+    (["--profile", "random2", "--json", "x.json"], "--json does not go with --profile"),
+])
+def test_bench_refuses_an_empty_or_mixed_run_before_any_work(tmp_path, args, words):
+    """`bench --profile ''` ran nothing and exited 0; --compile beside --profile, and options of the other
+    runs, were silently ignored."""
+    from safety_tools import cli, one_line
+    code, out, err = cli("bench", *args, cwd=tmp_path)
+    assert code in (1, 2) and not list(tmp_path.iterdir()), (code, err)
+    one_line((code, out, err), code, words)
+
+
+def test_bench_help_names_every_profile_workload():
+    from click.testing import CliRunner
+
+    from lostcards.cli import main
+    text = " ".join(CliRunner().invoke(main, ["bench", "--help"]).output.split())
+    assert all(w in text for w in profile.WORKLOADS)

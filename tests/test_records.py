@@ -209,7 +209,8 @@ def test_card_code_notation():
     r = rules("expeditions")
     assert card_code("10h", r) == card_code("TH", r) == card_code("th", r) == card_code("10H", r)
     assert card_code("jc", r) == 0
-    for bad in ("1H", "010H", "11H", "AH", "7", "", " 7H", "7H ", "7 H", "10", None, 7, "KX"):
+    for bad in ("1H", "010H", "11H", "AH", "7", "", " 7H", "7H ", "7 H", "10", None, 7, "KX",
+                "\u00b2H", "\u0667H", "7" * 4301 + "H"):    # a superscript, an Arabic-Indic digit, 4,301 digits
         with pytest.raises(CardError):
             card_code(bad, r)
 

@@ -366,6 +366,19 @@ def test_train_stopped_mid_run_resumes_to_the_uninterrupted_result(tmp_path, sig
     (["train", *SMALL, "--reference", "expert,", "--out", "x"], "--reference 'expert,' has an empty entry"),
     (["analyze", "r.json", "--search", ""], "--search '' is not allowed"),
     (["analyze", "r.json", "--figure", ""], "--figure '' is not allowed"),
+    (["train", *SMALL, "--rules", "expeditions/2,", "--out", "x"], "--rules 'expeditions/2,' has an empty entry"),
+    (["train", *SMALL, "--rules", "expeditions/", "--out", "x"], "the players '' must be 2 or 4"),
+    (["train", *SMALL, "--rules", "expeditions/x", "--out", "x"], "the players 'x' must be 2 or 4"),
+    (["train", *SMALL, "--rules", "expeditions/1", "--out", "x"], "the players '1' must be 2 or 4"),
+    (["iterate", "--generations", "1", "--rules", "expeditions/", "--out", "x"], "the players '' must be 1, 2 or 4"),
+    (["iterate", "--generations", "1", "--rules", "expeditions/2,", "--out", "x"], "has an empty entry"),
+    (["iterate", "--generations", "1", "--rules", "nosuch/2", "--out", "x"], "unknown preset 'nosuch'"),
+    (["iterate", "--generations", "1", "--ship-generation", "2", "--out", "x"],
+     "--ship-generation 2 goes with --ship FILE"),
+    (["simulate", "--set", "=5", "--rounds", "10", "--out", "x"], "--set '=5': no parameter before ="),
+    (["sweep", "--grid", "=1,2", "--rounds", "3", "--out", "x"], "--grid '=1,2': no parameter before ="),
+    (["iterate", "--generations", "1", "--ship", "w.npz", "--ship-generation", "2", "--out", "x"],
+     "--ship-generation 2 is after the last generation run (--generations 1)"),
 ])
 def test_empty_and_repeated_values_are_refused(tmp_path, args, words):
     (tmp_path / "r.json").write_text("{}")

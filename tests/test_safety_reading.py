@@ -73,6 +73,23 @@ def test_finding_5_a_double_encoded_record_is_malformed(tmp_path):
     assert verdicts[1]["turn"] is None and "JSON object" in verdicts[2]["error"]
 
 
+@pytest.mark.parametrize("rank", ["\u00b2", "7" * 4301])
+def test_a_card_of_unicode_or_endless_digits_is_a_malformed_record_not_a_traceback(tmp_path, rank):
+    """A rank of a superscript digit (str.isdigit takes it) or of over 4,300 digits (int() refuses it)
+    raised ValueError out of replay, analyze and play."""
+    rec = lostcards.play_records(lostcards.rules(), "random", round_indices=[0])[0]
+    bad = dict(rec, hands=[[rank + "C"] + rec["hands"][0][1:]] + rec["hands"][1:])
+    f = tmp_path / "bad.jsonl"
+    f.write_text(json.dumps(bad) + "\n" + json.dumps(rec) + "\n")
+    code, out, err = cli("replay", "--json", f)
+    verdicts = [json.loads(ln) for ln in out.splitlines()]
+    assert code == 2 and [v["ok"] for v in verdicts] == [False, True] and "Traceback" not in err
+    assert "unknown card" in verdicts[0]["error"] and len(verdicts[0]["error"]) < 300
+    g = tmp_path / "bad.json"
+    g.write_text(json.dumps(bad))
+    one_line(cli("analyze", "--samples", "2", g), 1, "unknown card")
+
+
 @pytest.mark.parametrize("manifest, words", [
     ({}, "not a lostcards batch manifest"),
     ([1, 2], "not a lostcards batch manifest (a JSON list)"),

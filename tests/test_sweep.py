@@ -51,6 +51,8 @@ def test_parse_grid_values_ranges_and_lists():
     assert cells[3].rules.hand_size == 6 and cells[3].rules.bonus_cards == 8
     assert choose_baseline(cells) == 2                      # the preset's values
     assert choose_baseline(cells, ["hand_size=5", "bonus_cards=8"]) == 1
+    with pytest.raises(SweepError, match="^--baseline hand_size: "):      # not blamed on --grid
+        choose_baseline(cells, ["hand_size=\u00b2"])
 
 
 @pytest.mark.parametrize("items, word", [
@@ -61,6 +63,8 @@ def test_parse_grid_values_ranges_and_lists():
     (["hand_size=5,5"], "hand_size"),
     (["hand_size"], "PARAM=V1"),
     (["bonus_cards=8..5"], "bonus_cards"),
+    (["hand_size=1..99999999999999999999"], "at most 1,000"),     # refused before it is listed (memory)
+    (["hand_size=1..1001"], "a range of 1,001 values"),
 ])
 def test_parse_grid_refuses(items, word):
     with pytest.raises(SweepError, match=word):

@@ -188,7 +188,21 @@ def test_uploaded_records_are_checked(client):
     one_line_error(client.post(url, json={"record": {}, "samples": 10**6}), 422)
 
 
-def test_serve_refuses_a_remote_host_without_the_flag(capsys):
+def test_serve_refuses_a_records_folder_it_cannot_use_and_a_bot_it_cannot_call(capsys, tmp_path):
+    """--records /dev/null/x started a server whose every round failed; --bot os:system (a callable of
+    one argument) was put in the menu."""
+    from lostcards.cli.app import main_status
+    for folder in ("/dev/null/x", tmp_path / "plain-file" / "x"):
+        (tmp_path / "plain-file").write_text("")
+        assert main_status(["serve", "--records", str(folder), "--no-browser"]) == 1
+        err = capsys.readouterr().err.strip()
+        assert "--records" in err and "cannot hold the records" in err and "\n" not in err
+    assert main_status(["serve", "--bot", "os:system", "--records", str(tmp_path), "--no-browser"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "os:system" in err and "(observation, stream)" in err and "\n" not in err
+
+
+def test_serve_refuses_a_remote_host_without_the_flag(capsys, tmp_path):
     from lostcards.cli.app import main_status
     from lostcards.cli.serve import loopback
     assert main_status(["serve", "--host", "0.0.0.0", "--no-browser"]) == 1
@@ -201,7 +215,8 @@ def test_serve_refuses_a_remote_host_without_the_flag(capsys):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
-        assert main_status(["serve", "--port", str(taken.getsockname()[1]), "--no-browser"]) == 1
+        assert main_status(["serve", "--port", str(taken.getsockname()[1]), "--records", str(tmp_path),
+                            "--no-browser"]) == 1
     err = capsys.readouterr().err.strip()
     assert "cannot listen on 127.0.0.1" in err and "\n" not in err
     assert loopback("127.0.0.1") and loopback("127.8.0.1") and loopback("::1") and loopback("localhost")

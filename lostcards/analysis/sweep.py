@@ -89,6 +89,9 @@ def _convert(name: str, text) -> object:
         raise SweepError(f"--grid {name}: {e}") from None
 
 
+MAX_RANGE = 1000         # values one a..b range may expand to
+
+
 def parse_grid(items) -> dict:
     """``["hand_size=5,6,7,8", "bonus_cards=5..8"]`` -> ``{"hand_size": [5, 6, 7, 8], "bonus_cards": [5, 6, 7, 8]}``.
 
@@ -103,7 +106,8 @@ def parse_grid(items) -> dict:
             raise SweepError(f"--grid {item!r} must be PARAM=V1,V2,... (parameters: {', '.join(PARAMETERS)})")
         name, text = (s.strip() for s in item.split("=", 1))
         if name not in PARAMETERS:
-            raise SweepError(f"--grid {name}: unknown rule parameter (known: {', '.join(PARAMETERS)})")
+            what = f"unknown rule parameter {shorten(name, 30)!r}" if name else "no parameter before ="
+            raise SweepError(f"--grid {shorten(item, 40)!r}: {what} (known: {', '.join(PARAMETERS)})")
         if name in grid:
             raise SweepError(f"--grid {name} is given twice: put all its values in one --grid")
         kind = PARAMETERS[name].kind
@@ -117,6 +121,9 @@ def parse_grid(items) -> dict:
                     a, b = _convert(name, lo), _convert(name, hi)
                     if b < a:
                         raise SweepError(f"--grid {name}={t}: an empty range")
+                    if b - a >= MAX_RANGE:      # checked before the range is listed (memory)
+                        raise SweepError(f"--grid {name}={shorten(t)}: a range of {b - a + 1:,} values; at most "
+                                         f"{MAX_RANGE:,} (a cell is a batch of its own)")
                     raw += [str(v) for v in range(a, b + 1)]
                 elif t:
                     raw.append(t)
@@ -190,7 +197,10 @@ def choose_baseline(cells: list[Cell], items=()) -> int:
             k, v = (s.strip() for s in item.split("=", 1))
             if k not in cells[0].values:
                 raise SweepError(f"--baseline {k}: not a grid parameter (grid: {', '.join(cells[0].values) or 'none'})")
-            want[k] = _convert(k, v)
+            try:
+                want[k] = convert(k, v)
+            except RulesError as e:
+                raise SweepError(f"--baseline {k}: {e}") from None
         hits = [c.index for c in cells if all(c.values[k] == v for k, v in want.items())]
         if not hits:
             raise SweepError(f"--baseline {', '.join(items)}: no cell of the grid has these values")

@@ -19,17 +19,36 @@ from lostcards.cli.common import Count
                    "cache folder; yours is left alone).")
 @click.option("--profile", "profile", default=None, metavar="WORKLOADS",
               help="Instead: perf profiles (software clock, one pinned core) by JIT function and instruction, "
-                   "of a comma-separated list among random2, expert2, expert4, improve, student2, or 'all' "
+                   "of a comma-separated list among random2, expert2, expert4, improve, strongest, student2, "
+                   "or 'all' "
                    "(docs/engine.md, 'Profiling').")
 @click.option("--profile-rounds", type=Count(1, 10**9), default=None,
               help="Rounds of each profiled workload (default: its own, a few seconds).")
 @click.option("--profile-out", default="runs/profile", show_default=True, type=click.Path(file_okay=False),
               help="Where --profile writes its reports, perf data and objects.")
-def bench(rounds, json_path, yardstick, compile_only, profile, profile_out, profile_rounds):
+@click.pass_context
+def bench(ctx, rounds, json_path, yardstick, compile_only, profile, profile_out, profile_rounds):
     """Rounds per second for random vs random, on one core and on all cores."""
+    given = [n for n in ("rounds", "json_path", "yardstick", "profile_rounds", "profile_out")
+             if ctx.get_parameter_source(n) == click.core.ParameterSource.COMMANDLINE]
+    flag = {"rounds": "--rounds", "json_path": "--json", "yardstick": "--yardstick",
+            "profile_rounds": "--profile-rounds", "profile_out": "--profile-out"}
+    if compile_only and profile is not None:
+        raise click.UsageError("--compile and --profile are two different runs: give one of them")
+    mode = "--profile" if profile is not None else "--compile" if compile_only else None
+    wrong = [n for n in given if (n.startswith("profile_") and mode != "--profile")
+             or (not n.startswith("profile_") and mode is not None)]
+    if wrong:
+        raise click.UsageError(f"{flag[wrong[0]]} does not go with {mode or 'the rounds-per-second run'}"
+                               + (" (it goes with --profile)" if wrong[0].startswith("profile_") else ""))
     if profile is not None:
         from lostcards.run.profile import WORKLOADS, run_profile
-        names = list(WORKLOADS) if profile == "all" else [w.strip() for w in profile.split(",") if w.strip()]
+        names = [w.strip() for w in profile.split(",")]
+        if profile.strip() == "all":
+            names = list(WORKLOADS)
+        elif not all(names):
+            raise click.BadParameter(f"{profile!r:.60} has an empty entry: a comma-separated list of "
+                                     f"{', '.join(WORKLOADS)}, or 'all'", param_hint="--profile")
         run_profile(names, profile_rounds, profile_out)
         return
     if compile_only:

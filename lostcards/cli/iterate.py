@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from lostcards.cli.common import SEED, SEED_HELP, Count, Number, fail
-from lostcards.errors import LostcardsError
+from lostcards.errors import BadArgument, LostcardsError
 
 
 @click.command()
@@ -73,6 +73,11 @@ def iterate(generations, seed, out, rules_text, rounds, other_rounds, shard, k, 
     """Expert iteration: improve around the network labels rounds, the network fits them, gated each generation."""
     from lostcards.training.loop import LoopSettings, ship
     from lostcards.training.loop import iterate as run
+    if ship_generation is not None and not ship_to:
+        raise BadArgument(f"--ship-generation {ship_generation} goes with --ship FILE (where the weights go)")
+    if ship_generation is not None and ship_generation > generations:
+        raise BadArgument(f"--ship-generation {ship_generation} is after the last generation run (--generations "
+                          f"{generations}): give --generations {ship_generation} at least")
     try:
         st = LoopSettings(generations=generations, rules=rules_text, seed=seed, rounds=rounds, shard=shard, k=k,
                           explore=explore, temp=temp, epochs=epochs, batch=batch, lr=lr, keep=keep, gate=gate,

@@ -38,6 +38,21 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _check_records(folder: Path) -> None:
+    """--records can hold the rounds' records: created if need be and written to once, now, so a folder that
+    can never be used is one line at the start, not a failure on every round of the page."""
+    import tempfile
+
+    from lostcards.cli.status import os_failure
+    from lostcards.run.batchdir import shown_path
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        raise BadArgument(f"--records {shown_path(folder)} cannot hold the records: {os_failure(e)}") from None
+
+
 @click.command("serve")
 @click.option("--port", type=Count(0, 65535), default=0, show_default=True,
               help="The port to listen on (0: a free port, printed).")
@@ -70,6 +85,7 @@ def serve(port, host, allow_remote, no_browser, records, bots):
         resolve(spec)                    # a bad module or parameter: one line now, not on the page
         if spec not in menu:
             menu.append(spec)
+    _check_records(Path(records))
     sock = bind(host, port)
     shown = sock.getsockname()[1]
     url_host = host if ":" not in host else f"[{host.strip('[]')}]"

@@ -65,8 +65,24 @@ def import_policy(text: str, module: str, attr: str) -> Policy:
         check_compiles(text, obj)
         return Policy(f"{module}:{attr}", obj, doc=(obj.__doc__ or "").strip())
     if callable(obj):                    # plain Python: the reference engine
+        _check_takes_two(text, obj)
         return Policy(f"{module}:{attr}", None, doc=(obj.__doc__ or "").strip(), python=obj)
     raise PolicyError(f"{module}:{attr} is neither a Policy nor a callable")
+
+
+def _check_takes_two(text: str, fn) -> None:
+    """A plain-Python policy can be called with (observation, stream), or PolicyError says so now, not at
+    its first turn (where its signature says; some built-ins say nothing, and are called as they are)."""
+    import inspect
+    try:
+        sig = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return
+    try:
+        sig.bind(None, None)
+    except TypeError:
+        raise PolicyError(f"policy {shown(text)!r} takes {_shown_long(str(sig), 60)}: a policy is called "
+                          "with (observation, stream)") from None
 
 
 def check_compiles(text: str, kernel) -> None:

@@ -70,27 +70,28 @@ def parse_card(text: object, rules) -> int:
     Raises CardError for anything that is not a card of this ruleset.
     """
     if not isinstance(text, str) or len(text) < 2:
-        raise CardError(f"not a card: {text!r}")
+        raise CardError(f"not a card: {text!r:.40}")
     t = text.strip().upper()
     if len(t) < 2:
-        raise CardError(f"not a card: {text!r}")
+        raise CardError(f"not a card: {text!r:.40}")
     rank, letter = t[:-1], t[-1]
     letters = getattr(rules, "letters", None)
     if not isinstance(letters, str) or not hasattr(rules, "numbers"):
         raise CardError(f"rules = {rules!r:.40} is not allowed: a ruleset (lostcards.rules(...))")
     if letter not in letters:
-        raise CardError(f"not a card: {text!r} (suits are {', '.join(letters)})")
+        raise CardError(f"not a card: {text!r:.40} (suits are {', '.join(letters)})")
     suit = letters.index(letter)
     if rank in ("T", "10"):
         rank = "10"
     if rank in INVESTMENT_RANKS:
         slot = INVESTMENT_RANKS.index(rank)
         if slot >= rules.investments:
-            raise CardError(f"not a card: {text!r} (this ruleset has {rules.investments} investment cards a suit)")
+            raise CardError(f"not a card: {text!r:.40} (this ruleset has {rules.investments} investment cards a suit)")
         return code_of(suit, slot)
-    if rank.isdigit() and str(int(rank)) == rank and int(rank) in rules.numbers:
+    # ASCII digits only, and few of them: str.isdigit also takes "²", and int() refuses over 4,300 digits
+    if len(rank) <= 3 and rank.isascii() and rank.isdigit() and str(int(rank)) == rank and int(rank) in rules.numbers:
         return number_code(suit, int(rank))
-    raise CardError(f"not a card: {text!r}")
+    raise CardError(f"not a card: {text!r:.40}")
 
 
 def aside_count(players: int, deck_size: int) -> int:

@@ -200,7 +200,8 @@ def parse_overrides(items, option: str = "--set") -> dict:
             raise RulesError(f"{option} {item!r} must be PARAM=VALUE (parameters: {', '.join(PARAMETERS)})")
         k, v = (t.strip() for t in item.split("=", 1))
         if k not in PARAMETERS:
-            raise RulesError(f"{option} {k}: unknown rule parameter (known: {', '.join(PARAMETERS)})")
+            what = f"unknown rule parameter {shorten(k, 30)!r}" if k else "no parameter before ="
+            raise RulesError(f"{option} {shorten(item, 40)!r}: {what} (known: {', '.join(PARAMETERS)})")
         if k in out:
             raise RulesError(f"{option} {k} is given twice ({shorten(out[k])} and {shorten(v)}): "
                              "give each parameter once")
@@ -311,6 +312,33 @@ def rules(preset: str = "expeditions", **overrides) -> Ruleset:
             raise RulesError(f"{name} = {shorten(repr(value))} is not allowed: {PARAMETERS[name].meaning} "
                              f"({'true or false' if PARAMETERS[name].kind == 'bool' else 'an int'}, not text)")
     return text_rules(preset, overrides)
+
+
+def parse_table_list(text: str, option: str = "--rules", players=(1, 2, 4), error=RulesError) -> tuple:
+    """'expeditions/2,lost-cities/4' -> ('expeditions/2', 'lost-cities/4'), each a preset and a player count
+    among `players` (PRESET alone: 2 players); an empty entry, an empty or foreign count, an unknown preset
+    and a table named twice are refused in one line (`error`)."""
+    example = "e.g. " + ",".join(f"expeditions/{p}" for p in players)
+    out = []
+    for item in (t.strip() for t in str(text).split(",")):
+        if not item:
+            raise error(f"{option} {shorten(text, 40)!r} has an empty entry: PRESET/PLAYERS separated by commas "
+                        f"({example})")
+        preset, slash, p = item.partition("/")
+        if preset not in PRESETS:
+            raise error(f"{option} {shorten(item, 40)!r}: unknown preset {shorten(preset, 30)!r} (presets: "
+                        f"{', '.join(PRESETS)})")
+        allowed = ", ".join(map(str, players[:-1])) + f" or {players[-1]}" if len(players) > 1 else str(players[0])
+        if slash and not (p.isascii() and p.isdigit() and len(p) <= 2 and int(p) in players):
+            raise error(f"{option} {shorten(item, 40)!r}: the players {shorten(p, 10)!r} must be {allowed} "
+                        f"(PRESET/PLAYERS, {example})")
+        name = f"{preset}/{int(p) if slash else 2}"
+        if int(name.rpartition("/")[2]) not in players:
+            raise error(f"{option} {shorten(item, 40)!r}: the players must be {allowed} ({example})")
+        if name in out:
+            raise error(f"{option} names {name} twice: give each table once")
+        out.append(name)
+    return tuple(out)
 
 
 def text_rules(preset, overrides: dict) -> Ruleset:

@@ -321,12 +321,12 @@ def profile(workload: str, rounds: int | None, out: Path) -> list[str]:
 
 def run_profile(workloads, rounds: int | None, out: str) -> None:
     """`lostcards bench --profile`: each workload under perf, its report on stdout and in `out`."""
+    unknown = [w for w in workloads if w not in WORKLOADS]
+    if unknown:
+        raise BadArgument(f"--profile {unknown[0]!r:.40} is not allowed: one of {', '.join(WORKLOADS)}, or 'all'")
     missing = missing_tools()
     if missing:
         raise BadArgument(f"the profile needs {', '.join(missing)}: not found on PATH")
-    unknown = [w for w in workloads if w not in WORKLOADS]
-    if unknown:
-        raise BadArgument(f"--profile {unknown[0]!r} is not allowed: one of {', '.join(WORKLOADS)}")
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     for w in workloads:

@@ -136,7 +136,8 @@ class LoopSettings:
 
     def tables(self) -> list:
         """The rulesets of ``rules``, the first the gate's."""
-        return [ruleset(t.strip()) for t in self.rules.split(",")]
+        from lostcards.rules.ruleset import parse_table_list
+        return [ruleset(t) for t in parse_table_list(self.rules, "--rules", error=LostcardsError)]
 
 
 def table_folder(out: Path, g: int, i: int, name: str) -> Path:

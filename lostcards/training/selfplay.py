@@ -64,24 +64,10 @@ class Settings:
 
 
 def parse_rulesets(text: str) -> tuple:
-    """'expeditions/2,lost-cities/2,expeditions/4' -> the same names, checked (BadArgument otherwise)."""
-    out = []
-    for item in filter(None, (t.strip() for t in text.split(","))):
-        preset, _, p = item.partition("/")
-        try:
-            players = int(p) if p else 2
-            r = make_rules(preset, players=players)
-        except (ValueError, Exception) as e:   # noqa: BLE001 - RulesError or a bad int: one line
-            raise BadArgument(f"--rules {item!r}: {e}") from None
-        if r.players == 1:
-            raise BadArgument(f"--rules {item!r}: self-play needs an opponent (2 or 4 players)")
-        name = f"{preset}/{players}"
-        if name in out:
-            raise BadArgument(f"--rules names {name} twice: give each ruleset once")
-        out.append(name)
-    if not out:
-        raise BadArgument("--rules names no ruleset (e.g. expeditions/2,lost-cities/2,expeditions/4)")
-    return tuple(out)
+    """'expeditions/2,lost-cities/2,expeditions/4' -> the same names, checked (BadArgument otherwise);
+    self-play needs an opponent, so 2 or 4 players."""
+    from lostcards.rules.ruleset import parse_table_list
+    return parse_table_list(text, "--rules", players=(2, 4), error=BadArgument)
 
 
 def _rules(name: str):
