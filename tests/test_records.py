@@ -73,6 +73,7 @@ def test_bad_json_and_shape():
     malformed(b"\xff\xfe", "not UTF-8|not valid JSON")
     malformed("[1, 2]", "must be a JSON object")
     malformed("NaN", "not valid JSON")
+    malformed('{"players": ' + "2" * 5000 + "}", "a number of 5,000 digits")    # not Python's own limit message
     malformed(json.dumps(record()).replace("{", "[", 1), "not valid JSON")
 
 

@@ -80,7 +80,7 @@ def loads(text: Union[str, bytes]):
         except UnicodeDecodeError as e:
             raise MalformedRecord(f"not UTF-8 text: {e}") from None
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, parse_int=_int)
     except (json.JSONDecodeError, ValueError) as e:
         raise MalformedRecord(f"not valid JSON: {e}") from None
     except RecursionError:
@@ -89,6 +89,14 @@ def loads(text: Union[str, bytes]):
 
 def _no_constant(name):
     raise ValueError(f"{name} is not JSON")
+
+
+def _int(text: str) -> int:
+    """A JSON integer; one of more digits than any record holds is refused by its length (int() would say
+    to raise Python's own limit)."""
+    if len(text) > 30:
+        raise ValueError(f"a number of {len(text):,} digits ({text[:12]}...): no field of a record is that long")
+    return int(text)
 
 
 def _cards(value, what: str, rules: Ruleset) -> tuple:
