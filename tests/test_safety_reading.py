@@ -93,6 +93,7 @@ def test_a_card_of_unicode_or_endless_digits_is_a_malformed_record_not_a_traceba
 @pytest.mark.parametrize("manifest, words", [
     ({}, "not a lostcards batch manifest"),
     ([1, 2], "not a lostcards batch manifest (a JSON list)"),
+    (None, "not a lostcards batch manifest (a JSON null)"),
     ({"batch": {"rules": "expeditions"}}, "no players, policies, seed"),
     ({"kind": "tournament", "command": "lostcards tournament"}, "holds a tournament output, not a simulate batch"),
 ])

@@ -77,7 +77,7 @@ def _read_json(path: Path):
         raise BatchError(f"{path.parent} holds an unreadable {path.name}; use another --out directory") from None
     if not isinstance(value, dict):
         raise BatchError(f"{path.parent} holds a {path.name} that is not a lostcards manifest "
-                         f"(a JSON {type(value).__name__}); use another --out directory")
+                         f"(a JSON {'null' if value is None else type(value).__name__}); use another --out directory")
     return value
 
 

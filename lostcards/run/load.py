@@ -29,7 +29,8 @@ def read_manifest(out) -> dict:
     except (OSError, json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         raise BatchError(f"{out} holds an unreadable manifest.json") from None
     if not isinstance(m, dict):
-        raise BatchError(f"{out}/manifest.json is not a lostcards batch manifest (a JSON {type(m).__name__})")
+        kind = "null" if m is None else type(m).__name__
+        raise BatchError(f"{out}/manifest.json is not a lostcards batch manifest (a JSON {kind})")
     kind = kind_of(m)
     if kind not in (None, "simulate"):
         raise BatchError(f"{out} holds a {kind} output, not a simulate batch (summary and load read what "

@@ -257,7 +257,7 @@ def read_state(path: Path, st: Settings) -> dict:
     except (UnicodeDecodeError, ValueError, RecursionError):
         raise _damaged(path, "not JSON text") from None
     if not isinstance(state, dict):
-        raise _damaged(path, f"a JSON {type(state).__name__}, not an object")
+        raise _damaged(path, f"a JSON {'null' if state is None else type(state).__name__}, not an object")
     missing = [k for k in STATE_KEYS if k not in state]
     if missing:
         raise _damaged(path, f"no {', '.join(missing[:3])}{', ...' if len(missing) > 3 else ''}")
