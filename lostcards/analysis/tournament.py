@@ -137,6 +137,16 @@ def play_pair(rules, policy_a, policy_b, rounds: int, seed: int = 0, start: int 
     r = _ruleset(rules)
     if r.players == 1:
         raise TournamentError("solitaire has no opponents: use run_tournament, which ranks by points")
+    if stats is not None:
+        from lostcards.policies import resolve
+        if not isinstance(stats, dict):
+            raise TournamentError(f"stats = {repr(stats)[:40]} is not allowed: a dict of policy spec -> "
+                                  "accumulator (or None)")
+        specs = [resolve(p).spec for p in (policy_a, policy_b)]
+        missing = [s for s in specs if s not in stats]
+        if missing:
+            raise TournamentError(f"stats has no accumulator for {missing[0]!r} (its keys are the policies' specs: "
+                                  f"{', '.join(map(repr, specs))})")
     g1 = play(r, policy_a, policy_b, rounds=rounds, seed=seed, start=start, first=first, threads=threads)
     g2 = play(r, policy_b, policy_a, rounds=rounds, seed=seed, start=start, first=first, threads=threads)
     a1, b1 = g1.round_info[:, 3], g1.round_info[:, 4]

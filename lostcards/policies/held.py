@@ -51,6 +51,10 @@ class RuleSet(Choice):
             what = shown(bad[0] if bad else text)
             raise PolicyError(f"{where}={shown(text)} is not allowed: unknown move rule {what!r} "
                               f"(allowed: {', '.join(RULES)}, joined by +)")
+        twice = next((p for i, p in enumerate(parts) if p in parts[:i]), None)
+        if twice:
+            raise PolicyError(f"{where}={shown(text)} is not allowed: the move rule {twice!r} is named twice "
+                              "(give each rule once)")
         return float(mask_of(p for p in parts if p != "none"))
 
     def text(self, v: float) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,6 +19,10 @@ from lostcards.errors import PolicyError
 def shown(text: str) -> str:
     """`text` as it is, or its start and length when it is long (for one-line errors)."""
     return text if len(text) <= 24 else f"{text[:12]}... ({len(text):,} characters)"
+
+
+NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+INT_TEXT = re.compile(r"[+-]?[0-9]+")
 
 
 class Float(float):
@@ -36,16 +41,18 @@ class Float(float):
 
     def parse(self, where: str, text: str) -> float:
         """The value of `text`; PolicyError naming the parameter, the value (shortened) and the range."""
-        try:
-            v = float(text) if len(text) <= 40 else float("nan")
-        except ValueError:
-            v = float("nan")
+        # plain ASCII number text only: float() would also take '１６', '1_6', 'infinity'
+        v = float(text) if len(text) <= 40 and self._pattern().fullmatch(text) else float("nan")
         if not (math.isfinite(v) and self.lo <= v <= self.hi and self._fits(v)):
             raise PolicyError(f"{where}={shown(text)} is not allowed: {self.allowed}")
         return v
 
     def _fits(self, v: float) -> bool:
         return True
+
+    @staticmethod
+    def _pattern():
+        return NUMBER_TEXT
 
     def text(self, v: float) -> str:
         return _num(v)
@@ -60,6 +67,10 @@ class Int(Float):
 
     def _fits(self, v: float) -> bool:
         return float(v).is_integer()
+
+    @staticmethod
+    def _pattern():
+        return INT_TEXT
 
 
 class Choice(dict):
@@ -131,6 +142,9 @@ class Policy:
     quick: str = ""
 
     def __post_init__(self):
+        if self.kernel is not None and not hasattr(self.kernel, "py_func"):
+            raise PolicyError(f"policy {shown(str(self.name))!r}: its kernel {shown(repr(self.kernel))} is not a "
+                              "numba function (@numba.njit; None for a plain-Python policy, given as python=...)")
         object.__setattr__(self, "parameters", {k: as_parameter(k, d) for k, d in self.parameters.items()})
         _check_values(self)
 

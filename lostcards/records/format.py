@@ -7,11 +7,12 @@ which ``move_of_turn`` raises and ``replay.py`` reports.  Nothing is repaired.
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from dataclasses import dataclass
 from typing import IO, Iterable, Optional, Union
 
-from lostcards.errors import CardError, IllegalMove, MalformedRecord, RulesError
+from lostcards.errors import BadArgument, CardError, IllegalMove, MalformedRecord, OutputError, RulesError
 from lostcards.reference.moves import Pass, Play
 from lostcards.reference.round import RECORD_FORMAT, Round
 from lostcards.rules.cards import aside_count, deck_codes, format_card, parse_card
@@ -298,16 +299,33 @@ def move_of_turn(turn, rules: Ruleset):
 # Writing
 # ---------------------------------------------------------------------------
 
+def _path_text(p) -> str:
+    t = os.fspath(p) if isinstance(p, os.PathLike) else str(p)
+    return t if len(t) <= 100 else f"{t[:80]}... ({len(t):,} characters)"
+
+
 def dumps(record: dict) -> str:
-    """A record as one line of JSON (no trailing newline)."""
-    return json.dumps(record, separators=(", ", ": "), ensure_ascii=False)
+    """A record as one line of JSON (no trailing newline); a record is a JSON object of finite numbers."""
+    if not isinstance(record, dict):
+        raise MalformedRecord(f"a record must be a dict (a JSON object), got {_kind(record)} {_short(record)}")
+    try:
+        return json.dumps(record, separators=(", ", ": "), ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError) as e:        # NaN or infinity, a value JSON has no form for
+        raise MalformedRecord(f"a record holds a value JSON cannot write (NaN, infinity or not JSON): {e}") from None
 
 
-def write_jsonl(records: Iterable[dict], out: Union[str, "IO[str]"]) -> int:
+def write_jsonl(records: Iterable[dict], out: Union[str, "os.PathLike", "IO[str]"]) -> int:
     """Write records as JSON Lines to a path or an open text file; returns how many were written."""
-    if isinstance(out, str):
-        with open(out, "w", encoding="utf-8") as f:
-            return write_jsonl(records, f)
+    if isinstance(out, (str, os.PathLike)):
+        lines = [dumps(rec) + "\n" for rec in records]          # every record checked before the file is made
+        try:
+            with open(out, "w", encoding="utf-8") as f:
+                f.writelines(lines)
+        except OSError as e:
+            raise OutputError(f"cannot write {_path_text(out)}: {e.strerror or e}") from None
+        return len(lines)
+    if not hasattr(out, "write"):
+        raise BadArgument(f"out = {repr(out)[:40]} is not allowed: a path or an open text file")
     n = 0
     for rec in records:
         out.write(dumps(rec) + "\n")
@@ -315,7 +333,12 @@ def write_jsonl(records: Iterable[dict], out: Union[str, "IO[str]"]) -> int:
     return n
 
 
-def read_jsonl(path: str) -> list:
-    """The records of a file (see ``split_records``)."""
-    with open(path, "rb") as f:
-        return split_records(f.read())
+def read_jsonl(path: Union[str, "os.PathLike"]) -> list:
+    """The records of a file (see ``split_records``); a path, not a file descriptor."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise BadArgument(f"path = {repr(path)[:40]} is not allowed: a file's path")
+    try:
+        with open(path, "rb") as f:
+            return split_records(f.read())
+    except OSError as e:
+        raise BadArgument(f"cannot read {_path_text(path)}: {e.strerror or e}") from None

@@ -8,6 +8,8 @@ in the canonical deck (ordered by code, copies adjacent).
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 from lostcards.errors import CardError
 
 SLOTS = 12
@@ -49,17 +51,30 @@ def rank_text(slot: int) -> str:
     return INVESTMENT_RANKS[slot] if slot < 3 else str(slot - 1)
 
 
+def _shown_code(code) -> str:
+    """A card code as a refusal shows it (an integer of thousands of digits by its size: no text for it)."""
+    if isinstance(code, Integral) and not isinstance(code, bool) and abs(int(code)).bit_length() > 96:
+        return f"an integer of about {int(abs(int(code)).bit_length() * 0.30103):,} digits"
+    return f"{code!r:.40}"
+
+
+def _letters_of(letters) -> str:
+    """The suit letters of a ruleset (checked) or given as text; CardError otherwise."""
+    if hasattr(letters, "checked"):          # a Ruleset (its letters come from its preset, checked first)
+        return letters.checked().letters
+    if not isinstance(letters, str):
+        raise CardError(f"letters = {letters!r:.40} is not allowed: the suit letters (e.g. 'CDHS') or a ruleset")
+    return letters
+
+
 def format_card(code: int, letters) -> str:
     """Canonical text of a card: rank then suit letter (``10C``, ``JC``).
 
     `letters`: the suit letters (``"CDHS"``) or a ruleset.  A code that is no card of them is refused
     (CardError naming it and the allowed range)."""
-    letters = getattr(letters, "letters", letters)
-    if not isinstance(letters, str):
-        raise CardError(f"letters = {letters!r:.40} is not allowed: the suit letters (e.g. 'CDHS') or a ruleset")
-    if isinstance(code, bool) or not isinstance(code, int) and not hasattr(code, "__index__") \
-            or not 0 <= code < SLOTS * len(letters):
-        raise CardError(f"card code {code!r:.40} is not allowed: an integer 0..{SLOTS * len(letters) - 1} "
+    letters = _letters_of(letters)
+    if isinstance(code, bool) or not isinstance(code, Integral) or not 0 <= code < SLOTS * len(letters):
+        raise CardError(f"card code {_shown_code(code)} is not allowed: an integer 0..{SLOTS * len(letters) - 1} "
                         f"for the suits {letters}")
     return rank_text(code % SLOTS) + letters[code // SLOTS]
 
@@ -75,6 +90,8 @@ def parse_card(text: object, rules) -> int:
     if len(t) < 2:
         raise CardError(f"not a card: {text!r:.40}")
     rank, letter = t[:-1], t[-1]
+    if hasattr(rules, "checked"):            # a Ruleset (its letters come from its preset, checked first)
+        rules.checked()
     letters = getattr(rules, "letters", None)
     if not isinstance(letters, str) or not hasattr(rules, "numbers"):
         raise CardError(f"rules = {rules!r:.40} is not allowed: a ruleset (lostcards.rules(...))")

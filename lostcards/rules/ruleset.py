@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from numbers import Integral
@@ -48,6 +49,10 @@ class Ruleset:
     @property
     def sides(self) -> int:
         return 1 if self.players == 1 else 2
+
+    def checked(self) -> "Ruleset":
+        """This ruleset, validated (once per distinct ruleset): one built by hand reaches the API unchecked."""
+        return checked(self)
 
     def with_(self, **overrides) -> "Ruleset":
         """A copy with some parameters changed, validated."""
@@ -105,9 +110,20 @@ MAX_DIGITS = 30
 
 
 def shorten(text, width: int = 24) -> str:
-    """A value as a message shows it: cut to `width` characters, saying how long it was."""
-    t = text if isinstance(text, str) else repr(text)
+    """A value as a message shows it: cut to `width` characters, saying how long it was (an integer of
+    thousands of digits by its size: Python will not turn it into text)."""
+    if isinstance(text, Integral) and not isinstance(text, bool) and abs(int(text)).bit_length() > 96:
+        return f"an integer of about {int(abs(int(text)).bit_length() * 0.30103):,} digits"
+    try:
+        t = text if isinstance(text, str) else repr(text)
+    except ValueError:                  # e.g. a list holding an integer of thousands of digits
+        return f"a {type(text).__name__} too long to show"
     return t if len(t) <= width else f"{t[:width - 12]}... ({len(t):,} characters)"
+
+
+def _shown(value) -> str:
+    """A value a user gave, as a message shows it: text quoted, anything cut (``shorten``)."""
+    return shorten(repr(value) if isinstance(value, str) else value)
 
 
 def parse_int(text, what: str, allowed: str, error=RulesError) -> int:
@@ -124,7 +140,7 @@ def parse_int(text, what: str, allowed: str, error=RulesError) -> int:
         if len(t.lstrip("+-").lstrip("0")) > MAX_DIGITS:
             raise error(f"{what} = {shorten(t)} is not allowed: {allowed}")
         return int(t)
-    shown = shorten(text) if isinstance(text, str) else shorten(repr(text))
+    shown = shorten(text)
     raise error(f"{what} = {shown} is not allowed: {allowed}{'' if 'integer' in allowed else ' (an integer)'}")
 
 
@@ -136,10 +152,10 @@ def check_int(what: str, value, lo: int, hi: int | None, why: str = "", error=Ru
     allowed = f"an integer {lo:,}..{hi:,}" if hi is not None else f"an integer >= {lo:,}"
     allowed += f" {why}" if why else ""
     if not text and isinstance(value, str):
-        raise error(f"{what} = {shorten(repr(value))} is not allowed: {allowed} (an int, not text)")
+        raise error(f"{what} = {_shown(value)} is not allowed: {allowed} (an int, not text)")
     v = parse_int(value, what, allowed, error)
     if v < lo or (hi is not None and v > hi):
-        raise error(f"{what} = {shorten(str(v))} is not allowed: {allowed}")
+        raise error(f"{what} = {shorten(v)} is not allowed: {allowed}")
     return v
 
 
@@ -164,9 +180,9 @@ def _as_ints(name, value):
         return tuple(parse_int(p, name, meaning) for p in parts)
     if isinstance(value, (list, tuple)):
         if len(value) > 64:
-            raise RulesError(f"{name} = {shorten(repr(value))} is not allowed: {meaning}")
+            raise RulesError(f"{name} = {_shown(value)} is not allowed: {meaning}")
         return tuple(parse_int(v, name, meaning) for v in value)
-    raise RulesError(f"{name} = {shorten(repr(value))} is not allowed: {meaning} (a list of integers)")
+    raise RulesError(f"{name} = {_shown(value)} is not allowed: {meaning} (a list of integers)")
 
 
 def _as_bool(name, value):
@@ -241,7 +257,11 @@ def make_rules(base: Ruleset, overrides: dict) -> Ruleset:
 
 def _check(ok, name, allowed, value):
     if not ok:
-        raise RulesError(f"{name} = {shorten(format_value(value))} is not allowed: {allowed}")
+        try:
+            shown = shorten(format_value(value))
+        except ValueError:                  # an integer of thousands of digits: shown by its size
+            shown = shorten(value if not isinstance(value, tuple) else list(value))
+        raise RulesError(f"{name} = {shown} is not allowed: {allowed}")
 
 
 def _suits(r):
@@ -290,8 +310,26 @@ _FURTHER = {"suits": _suits, "numbers": _numbers, "bonus_cards": _bonus_cards, "
             "turn_cap": _turn_cap, "hand_size": lambda r: None}
 
 
+def checked(r: Ruleset) -> Ruleset:
+    """`r`, validated once per distinct ruleset (a Ruleset built by hand reaches the API unchecked)."""
+    try:
+        hash(r)
+    except TypeError:                       # unhashable fields (a list where a tuple belongs): check it plainly
+        validate(r)
+        return r
+    _checked_once(r)
+    return r
+
+
+@functools.lru_cache(maxsize=256)
+def _checked_once(r: Ruleset) -> None:
+    validate(r)
+
+
 def validate(r: Ruleset) -> None:
     """Refuse a ruleset that makes no sense, naming the first bad parameter (in the table's order)."""
+    if not isinstance(r.preset, str) or r.preset not in PRESETS:
+        raise RulesError(f"preset = {shorten(r.preset)} is not allowed: one of {', '.join(PRESETS)}")
     for name, p in PARAMETERS.items():
         if name in _FURTHER:
             _FURTHER[name](r)
@@ -309,7 +347,7 @@ def rules(preset: str = "expeditions", **overrides) -> Ruleset:
     """
     for name, value in overrides.items():     # the Python API takes values, not their text (as play() does)
         if isinstance(value, str) and name in PARAMETERS and PARAMETERS[name].kind != "ints":
-            raise RulesError(f"{name} = {shorten(repr(value))} is not allowed: {PARAMETERS[name].meaning} "
+            raise RulesError(f"{name} = {_shown(value)} is not allowed: {PARAMETERS[name].meaning} "
                              f"({'true or false' if PARAMETERS[name].kind == 'bool' else 'an int'}, not text)")
     return text_rules(preset, overrides)
 

@@ -149,7 +149,8 @@ def _check_request(manifest: dict, tables, columns) -> None:
     for t, cols in columns.items():
         if t not in have:
             raise BadArgument(f"columns: table {shorten(str(t))} is not one of this batch's ({', '.join(have)})")
-        if cols is not None and (isinstance(cols, str) or not all(isinstance(c, str) for c in cols)):
+        if cols is not None and (isinstance(cols, str) or not hasattr(cols, "__iter__")
+                                 or not all(isinstance(c, str) for c in cols)):
             raise BadArgument(f"columns[{t!r}] must be a list of column names, got {shorten(repr(cols))}")
 
 
@@ -179,9 +180,11 @@ def load(out, columns: dict | None = None, *, tables=None, lazy: bool | str = Fa
     manifest = read_manifest(out)
     if isinstance(tables, str):
         tables = [tables]
+    if tables is not None and not (hasattr(tables, "__iter__") and not isinstance(tables, (bytes, dict))):
+        raise BadArgument(f"tables = {shorten(repr(tables))} is not allowed: a table name or a list of them")
     names = tuple(tables) if tables else tables_of(manifest)
     _check_request(manifest, names, columns)
-    if lazy not in (False, True, "arrow", "dask"):
+    if not any(lazy is v for v in (False, True)) and lazy not in ("arrow", "dask"):     # 1 == True: refused
         raise BadArgument(f"lazy = {shorten(repr(lazy))} is not allowed: False, True / 'arrow', or 'dask'")
     result = {}
     for t in names:

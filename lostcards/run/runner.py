@@ -46,7 +46,11 @@ class Batch:
 
 
 def _rules(r) -> Ruleset:
-    return r if isinstance(r, Ruleset) else make_rules(r)
+    """A preset name or a Ruleset, checked (a Ruleset built by hand, e.g. ``Ruleset(players=3)``, too)."""
+    if isinstance(r, Ruleset):
+        from lostcards.rules.ruleset import checked
+        return checked(r)
+    return make_rules(r)
 
 
 def _policies(rules: Ruleset, policy_a, policy_b):
@@ -60,6 +64,7 @@ def threads_available() -> int:
 
 
 MAX_ROUNDS = 10**11      # the same bound as a batch's (run/shards.py)
+MAX_RECORDS = 10**6      # play_records: records a call (each a few kB of Python objects)
 MAX_SEED = 2**63 - 1
 PLAY_MEMORY = 4 * 2**30  # what one `play()` call's arrays may take
 
@@ -80,6 +85,9 @@ def check_play(rules, policy_a, policy_b, rounds, seed, start, first, threads):
                        f"{PLAY_MEMORY // 2**30} GiB; simulate plays more, shard by shard)", BadArgument, text=False)
     seed = check_int("seed", seed, 0, MAX_SEED, "", BadArgument, text=False)
     start = check_int("start", start, 0, MAX_ROUNDS, "(a round index)", BadArgument, text=False)
+    if start + rounds - 1 > MAX_ROUNDS:
+        raise BadArgument(f"start + rounds = {start + rounds:,} is not allowed: the round indices end at "
+                          f"{MAX_ROUNDS:,} (round {start + rounds - 1:,} would be past it)")
     first = check_int("first", first, -1, r.players - 1, "(a seat, or -1: round i is started by seat i mod players)",
                       BadArgument, text=False)
     if threads is not None:
@@ -127,8 +135,13 @@ def check_play_records(rules, policy_a, policy_b, round_indices, seed, first):
     r, a, b, _, seed, _, first, _ = check_play(rules, policy_a, policy_b, 0, seed, 0, first, None)
     if isinstance(round_indices, (str, bytes)) or not hasattr(round_indices, "__iter__"):
         raise BadArgument(f"round_indices must be round numbers, e.g. range(3); got {round_indices!r:.40}")
-    idx = np.array([check_int("round index", i, 0, MAX_ROUNDS, "", BadArgument, text=False) for i in round_indices],
-                   np.int64)
+    idx = []
+    for i in round_indices:                 # an endless or huge iterable stops at the bound, not in memory
+        if len(idx) >= MAX_RECORDS:
+            raise BadArgument(f"round_indices holds more than {MAX_RECORDS:,} rounds: at most {MAX_RECORDS:,} "
+                              "records a call (simulate --records writes more, shard by shard)")
+        idx.append(check_int("round index", i, 0, MAX_ROUNDS, "", BadArgument, text=False))
+    idx = np.array(idx, np.int64)
     return r, a, b, idx, seed, first
 
 
