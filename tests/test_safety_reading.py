@@ -131,3 +131,21 @@ def test_the_table_names_that_readers_know_are_the_tables_that_are_written():
     """run/shards.py names the tables without importing the engine (so `summary` needs no numba)."""
     from lostcards.run import shards, tables
     assert shards.BATCH_TABLES == tuple(tables.TABLES) and shards.ALL_TABLES == tables.ALL_TABLES
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("shards_done", ["x"], "lists its finished shards as ['x']"),
+    ("shards_done", [None], "lists its finished shards"),
+    ("shards_done", [0, "0"], "lists its finished shards"),
+    ("shards_done", [0, 0], "distinct shard numbers"),
+    ("shard_files", {"0": "x"}, "describes shard 0's files"),
+    ("shard_files", {"0": {"rounds": {"rows": "x"}}}, "describes shard 0's files"),
+])
+def test_a_damaged_shard_list_is_one_line_not_a_raw_error_or_doubled_rows(copy, field, value, words):
+    """shards_done ["x"] raised ValueError from a format; [0, 0] read the shard twice (rows doubled)."""
+    m = json.loads((copy / "manifest.json").read_text())
+    m[field] = value
+    (copy / "manifest.json").write_text(json.dumps(m))
+    for read in READERS.values():
+        with pytest.raises(BatchError, match=words.replace("[", "\\[").replace("]", "\\]")):
+            read(copy)

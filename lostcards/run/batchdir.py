@@ -86,7 +86,7 @@ def kind_of(manifest: dict) -> str | None:
     kind = manifest.get("kind")
     if kind is None and "batch" in manifest:
         return "simulate"
-    return kind if kind in MANIFESTS else None
+    return kind if isinstance(kind, str) and kind in MANIFESTS else None
 
 
 def manifests_in(out: Path) -> dict:

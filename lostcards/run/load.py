@@ -40,6 +40,17 @@ def read_manifest(out) -> dict:
     if missing or not isinstance(m.get("shards_done", []), list) or not isinstance(m.get("shard_files", {}), dict):
         what = f"no {', '.join(missing)} in its batch" if missing else "a malformed shard list"
         raise BatchError(f"{out}/manifest.json is not a lostcards batch manifest ({what})")
+    shards = m.get("shards_done", [])
+    if not all(isinstance(k, int) and not isinstance(k, bool) and k >= 0 for k in shards) \
+            or len(set(shards)) != len(shards):
+        raise BatchError(f"{out}/manifest.json lists its finished shards as {_shown(shards)}: distinct shard "
+                         "numbers are expected; it was edited or damaged")
+    bad = next((k for k, v in m.get("shard_files", {}).items() if not isinstance(v, dict)
+                or any(not isinstance(r, dict) or isinstance(r.get("rows", 0), bool)
+                       or not isinstance(r.get("rows", 0), int) for r in v.values())), None)
+    if bad is not None:
+        raise BatchError(f"{out}/manifest.json describes shard {_shown(bad)}'s files as "
+                         f"{_shown(m['shard_files'][bad])}: it was edited or damaged")
     done, total = m.get("rounds_done"), b.get("rounds")
     if "rounds_done" in m and (isinstance(done, bool) or not isinstance(done, int) or isinstance(total, bool)
                                or not isinstance(total, int) or not 0 <= done <= total):
@@ -49,8 +60,9 @@ def read_manifest(out) -> dict:
 
 
 def _shown(v) -> str:
-    t = f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else repr(v)
-    return t if len(t) <= 30 else t[:20] + "..."
+    from lostcards.rules.ruleset import shorten
+    t = f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) and abs(v).bit_length() < 96 else shorten(v, 40)
+    return t if len(t) <= 40 else t[:28] + "..."
 
 
 def spec_of(manifest: dict) -> BatchSpec:
