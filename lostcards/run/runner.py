@@ -272,7 +272,7 @@ def max_turns(r: Ruleset) -> int:
 
 def play_records(rules, policy_a="random", policy_b=None, round_indices=(0,), seed: int = 0,
             first: int = 0) -> list[dict]:
-    """SPEC §5 records of the given rounds, as the batch loop plays them."""
+    """SPEC §5 records of the given rounds (at most 1,000,000 a call), as the batch loop plays them."""
     r, a, b, idx, seed, first = check_play_records(rules, policy_a, policy_b, round_indices, seed, first)
     if a.kernel is None or b.kernel is None:
         return _reference_records(r, a, b, idx, seed, first)
