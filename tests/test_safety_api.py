@@ -1,6 +1,8 @@
 """Issue 11, finding 14: the Python API checks its arguments as the command line does, raising lostcards' errors."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import lostcards
@@ -196,3 +198,26 @@ def test_jsonl_reads_paths_only_and_writes_only_json(tmp_path):
         fmt.write_jsonl([{"a": 1}], None)
     assert fmt.write_jsonl([{"a": 1}], tmp_path / "ok.jsonl") == 1
     assert fmt.read_jsonl(tmp_path / "ok.jsonl") == [{"a": 1}]
+
+
+def test_summary_checks_the_tables_and_manifest_it_is_given(tmp_path):
+    """summary(tabs, "x") raised AttributeError, a table without its columns KeyError, a NaN score printed 0.000."""
+    import numpy as np
+    import pandas as pd
+    from safety_tools import cli
+
+    from lostcards.errors import BatchError
+    out = tmp_path / "b"
+    assert cli("simulate", "--rounds", 20, "--no-progress", "--out", out)[0] == 0
+    tabs = lostcards.load(out)
+    for manifest in ("x", {"batch": 5}, {"seconds": "x"}, {"policies": 5}, {"shards": "x"}):
+        with pytest.raises(BatchError, match="manifest = .* is not allowed"):
+            lostcards.summary(tabs, manifest)
+    with pytest.raises(BatchError, match="has no column 'policy_a'"):
+        lostcards.summary({**tabs, "rounds": pd.DataFrame({"x": [1]})})
+    r = tabs["rounds"].copy()
+    r["score_a"] = r["score_a"].astype(float)
+    r.loc[0, "score_a"] = np.nan
+    with pytest.raises(BatchError, match="not a finite number"):
+        lostcards.summary({**tabs, "rounds": r})
+    assert "random vs random" in lostcards.summary(tabs, json.loads((out / "manifest.json").read_text()))

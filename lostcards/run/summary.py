@@ -119,10 +119,32 @@ def summary(tabs: dict[str, pd.DataFrame], manifest: dict | None = None) -> str:
     if not isinstance(tabs, dict) or not all(isinstance(tabs.get(t), pd.DataFrame) for t in ("rounds", "seats")):
         raise BatchError(f"tabs = {tabs!r:.40} is not allowed: the tables of a batch as lostcards.load returns "
                          "them (a dict with 'rounds' and 'seats' DataFrames)")
+    for t, cols in (("rounds", _ROUND_COLS), ("seats", ["seat", *_SEAT_STATS])):
+        missing = [c for c in cols if c not in tabs[t].columns]
+        if missing:
+            raise BatchError(f"tabs[{t!r}] has no column {missing[0]!r}: the {t} table of a batch as lostcards.load "
+                             f"returns it (columns {', '.join(cols)})")
+        numeric = ["turns", "score_a"] if t == "rounds" else cols        # score_b is empty in solitaire
+        if not all(pd.api.types.is_numeric_dtype(tabs[t][c]) for c in numeric) \
+                or not np.isfinite(tabs[t][numeric].to_numpy(dtype=float)).all():
+            raise BatchError(f"tabs[{t!r}] holds a value that is not a finite number in {', '.join(numeric)}")
+    if manifest is not None and not _manifest_shape(manifest):
+        raise BatchError(f"manifest = {repr(manifest)[:40]} is not allowed: a batch's manifest as manifest.json "
+                         "holds it, or None")
     acc = _Summary()
     acc.add_rounds(tabs["rounds"])
     acc.add_seats(tabs["seats"])
     return acc.text(manifest)
+
+
+def _manifest_shape(m) -> bool:
+    """Whether `m` has the shape of the fields the summary prints (the types manifest.json gives them)."""
+    def number(v):
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+    return (isinstance(m, dict) and isinstance(m.get("batch", {}), dict)
+            and isinstance(m.get("policies", []), list) and all(isinstance(p, str) for p in m.get("policies", []))
+            and number(m.get("seconds", 0)) and isinstance(m.get("shards", 0), int)
+            and isinstance(m.get("shards_done", []), list))
 
 
 def summarize(out) -> str:
