@@ -1,4 +1,5 @@
-"""Every error the library raises on purpose: one family, so the command line can turn them into one line.
+"""Every error the library raises on purpose: one family, so the command line can turn them into one line;
+and how their messages show a path or an integer too long to print (``shown_path``, ``huge_int_text``).
 
 ``LostcardsError`` is the base; the command line catches it (and only it) and
 prints its message with exit status 1.  Errors that callers have long caught as
@@ -7,6 +8,7 @@ prints its message with exit status 1.  Errors that callers have long caught as
 from __future__ import annotations
 
 from enum import IntEnum
+from numbers import Integral
 
 
 class LostcardsError(Exception):
@@ -110,3 +112,17 @@ class ClaimsError(LostcardsError, ValueError):
 
 class OutputError(LostcardsError, ValueError):
     """An output file a command cannot or must not write (the message names it and why)."""
+
+
+def shown_path(p) -> str:
+    """A path as a message shows it: cut when very long, saying how long it was."""
+    t = str(p)
+    return t if len(t) <= 100 else f"{t[:80]}... ({len(t):,} characters)"
+
+
+def huge_int_text(value) -> str | None:
+    """An integer of thousands of digits as a message shows it, by its size (Python will not turn it into
+    text); None for any other value."""
+    if isinstance(value, Integral) and not isinstance(value, bool) and abs(int(value)).bit_length() > 96:
+        return f"an integer of about {int(abs(int(value)).bit_length() * 0.30103):,} digits"
+    return None

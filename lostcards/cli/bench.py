@@ -43,12 +43,13 @@ def bench(ctx, rounds, json_path, yardstick, compile_only, profile, profile_out,
                                + (" (it goes with --profile)" if wrong[0].startswith("profile_") else ""))
     if profile is not None:
         from lostcards.run.profile import WORKLOADS, run_profile
-        names = [w.strip() for w in profile.split(",")]
         if profile.strip() == "all":
             names = list(WORKLOADS)
-        elif not all(names):
-            raise click.BadParameter(f"{profile!r:.60} has an empty entry: a comma-separated list of "
-                                     f"{', '.join(WORKLOADS)}, or 'all'", param_hint="--profile")
+        else:
+            names = [w.strip() for w in profile.split(",")]
+            if not all(names):
+                raise click.BadParameter(f"{profile!r:.60} has an empty entry: a comma-separated list of "
+                                         f"{', '.join(WORKLOADS)}, or 'all'", param_hint="--profile")
         run_profile(names, profile_rounds, profile_out)
         return
     if compile_only:

@@ -44,7 +44,7 @@ def _check_records(folder: Path) -> None:
     import tempfile
 
     from lostcards.cli.status import os_failure
-    from lostcards.run.batchdir import shown_path
+    from lostcards.errors import shown_path
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):

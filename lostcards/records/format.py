@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import IO, Iterable, Optional, Union
 
-from lostcards.errors import BadArgument, CardError, IllegalMove, MalformedRecord, OutputError, RulesError
+from lostcards.errors import BadArgument, CardError, IllegalMove, MalformedRecord, OutputError, RulesError, shown_path
 from lostcards.reference.moves import Pass, Play
 from lostcards.reference.round import RECORD_FORMAT, Round
 from lostcards.rules.cards import aside_count, deck_codes, format_card, parse_card
@@ -299,11 +299,6 @@ def move_of_turn(turn, rules: Ruleset):
 # Writing
 # ---------------------------------------------------------------------------
 
-def _path_text(p) -> str:
-    t = os.fspath(p) if isinstance(p, os.PathLike) else str(p)
-    return t if len(t) <= 100 else f"{t[:80]}... ({len(t):,} characters)"
-
-
 def dumps(record: dict) -> str:
     """A record as one line of JSON (no trailing newline); a record is a JSON object of finite numbers."""
     if not isinstance(record, dict):
@@ -322,7 +317,7 @@ def write_jsonl(records: Iterable[dict], out: Union[str, "os.PathLike", "IO[str]
             with open(out, "w", encoding="utf-8") as f:
                 f.writelines(lines)
         except OSError as e:
-            raise OutputError(f"cannot write {_path_text(out)}: {e.strerror or e}") from None
+            raise OutputError(f"cannot write {shown_path(out)}: {e.strerror or e}") from None
         return len(lines)
     if not hasattr(out, "write"):
         raise BadArgument(f"out = {repr(out)[:40]} is not allowed: a path or an open text file")
@@ -341,4 +336,4 @@ def read_jsonl(path: Union[str, "os.PathLike"]) -> list:
         with open(path, "rb") as f:
             return split_records(f.read())
     except OSError as e:
-        raise BadArgument(f"cannot read {_path_text(path)}: {e.strerror or e}") from None
+        raise BadArgument(f"cannot read {shown_path(path)}: {e.strerror or e}") from None

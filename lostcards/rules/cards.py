@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from numbers import Integral
 
-from lostcards.errors import CardError
+from lostcards.errors import CardError, huge_int_text
 
 SLOTS = 12
 INVESTMENT_RANKS = ("J", "Q", "K")
@@ -51,13 +51,6 @@ def rank_text(slot: int) -> str:
     return INVESTMENT_RANKS[slot] if slot < 3 else str(slot - 1)
 
 
-def _shown_code(code) -> str:
-    """A card code as a refusal shows it (an integer of thousands of digits by its size: no text for it)."""
-    if isinstance(code, Integral) and not isinstance(code, bool) and abs(int(code)).bit_length() > 96:
-        return f"an integer of about {int(abs(int(code)).bit_length() * 0.30103):,} digits"
-    return f"{code!r:.40}"
-
-
 def _letters_of(letters) -> str:
     """The suit letters of a ruleset (checked) or given as text; CardError otherwise."""
     if hasattr(letters, "checked"):          # a Ruleset (its letters come from its preset, checked first)
@@ -74,7 +67,8 @@ def format_card(code: int, letters) -> str:
     (CardError naming it and the allowed range)."""
     letters = _letters_of(letters)
     if isinstance(code, bool) or not isinstance(code, Integral) or not 0 <= code < SLOTS * len(letters):
-        raise CardError(f"card code {_shown_code(code)} is not allowed: an integer 0..{SLOTS * len(letters) - 1} "
+        shown = huge_int_text(code) or f"{code!r:.40}"
+        raise CardError(f"card code {shown} is not allowed: an integer 0..{SLOTS * len(letters) - 1} "
                         f"for the suits {letters}")
     return rank_text(code % SLOTS) + letters[code // SLOTS]
 

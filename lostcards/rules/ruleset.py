@@ -6,12 +6,11 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 from dataclasses import dataclass
 from numbers import Integral
 
-from lostcards.errors import RulesError
+from lostcards.errors import RulesError, huge_int_text
 from lostcards.rules.cards import FAMILY_LETTERS, SLOTS, deck_codes
 from lostcards.rules.parameters import PARAMETERS
 
@@ -51,8 +50,12 @@ class Ruleset:
         return 1 if self.players == 1 else 2
 
     def checked(self) -> "Ruleset":
-        """This ruleset, validated (once per distinct ruleset): one built by hand reaches the API unchecked."""
-        return checked(self)
+        """This ruleset, validated once (then marked so): one built by hand reaches the API unchecked, and a
+        card or a score asked of it checks it on the way."""
+        if not self.__dict__.get("_valid"):
+            validate(self)
+            object.__setattr__(self, "_valid", True)       # not a field: equality, hash and replace ignore it
+        return self
 
     def with_(self, **overrides) -> "Ruleset":
         """A copy with some parameters changed, validated."""
@@ -112,8 +115,9 @@ MAX_DIGITS = 30
 def shorten(text, width: int = 24) -> str:
     """A value as a message shows it: cut to `width` characters, saying how long it was (an integer of
     thousands of digits by its size: Python will not turn it into text)."""
-    if isinstance(text, Integral) and not isinstance(text, bool) and abs(int(text)).bit_length() > 96:
-        return f"an integer of about {int(abs(int(text)).bit_length() * 0.30103):,} digits"
+    huge = huge_int_text(text)
+    if huge:
+        return huge
     try:
         t = text if isinstance(text, str) else repr(text)
     except ValueError:                  # e.g. a list holding an integer of thousands of digits
@@ -310,22 +314,6 @@ _FURTHER = {"suits": _suits, "numbers": _numbers, "bonus_cards": _bonus_cards, "
             "turn_cap": _turn_cap, "hand_size": lambda r: None}
 
 
-def checked(r: Ruleset) -> Ruleset:
-    """`r`, validated once per distinct ruleset (a Ruleset built by hand reaches the API unchecked)."""
-    try:
-        hash(r)
-    except TypeError:                       # unhashable fields (a list where a tuple belongs): check it plainly
-        validate(r)
-        return r
-    _checked_once(r)
-    return r
-
-
-@functools.lru_cache(maxsize=256)
-def _checked_once(r: Ruleset) -> None:
-    validate(r)
-
-
 def validate(r: Ruleset) -> None:
     """Refuse a ruleset that makes no sense, naming the first bad parameter (in the table's order)."""
     if not isinstance(r.preset, str) or r.preset not in PRESETS:
@@ -366,13 +354,12 @@ def parse_table_list(text: str, option: str = "--rules", players=(1, 2, 4), erro
         if preset not in PRESETS:
             raise error(f"{option} {shorten(item, 40)!r}: unknown preset {shorten(preset, 30)!r} (presets: "
                         f"{', '.join(PRESETS)})")
-        allowed = ", ".join(map(str, players[:-1])) + f" or {players[-1]}" if len(players) > 1 else str(players[0])
-        if slash and not (p.isascii() and p.isdigit() and len(p) <= 2 and int(p) in players):
-            raise error(f"{option} {shorten(item, 40)!r}: the players {shorten(p, 10)!r} must be {allowed} "
+        count = p if slash else "2"
+        if not (count.isascii() and count.isdigit() and len(count) <= 2 and int(count) in players):
+            allowed = ", ".join(map(str, players[:-1])) + f" or {players[-1]}" if len(players) > 1 else str(players[0])
+            raise error(f"{option} {shorten(item, 40)!r}: the players {shorten(count, 10)!r} must be {allowed} "
                         f"(PRESET/PLAYERS, {example})")
-        name = f"{preset}/{int(p) if slash else 2}"
-        if int(name.rpartition("/")[2]) not in players:
-            raise error(f"{option} {shorten(item, 40)!r}: the players must be {allowed} ({example})")
+        name = f"{preset}/{int(count)}"
         if name in out:
             raise error(f"{option} names {name} twice: give each table once")
         out.append(name)

@@ -7,7 +7,7 @@ from typing import Optional, Sequence
 
 from lostcards.errors import BadArgument, CardError, IllegalMove
 from lostcards.rules.cards import deck_codes, format_card, is_investment, parse_card, suit_of, value_of
-from lostcards.rules.ruleset import Ruleset, checked, shorten
+from lostcards.rules.ruleset import Ruleset, shorten
 
 
 @functools.lru_cache(maxsize=64)
@@ -33,7 +33,7 @@ def score_expedition(cards: Sequence, rules: Ruleset) -> int:
     """
     if not isinstance(rules, Ruleset):
         raise BadArgument(f"rules must be a Ruleset (lostcards.rules(...)), got {type(rules).__name__}")
-    checked(rules)
+    rules.checked()
     if isinstance(cards, (str, bytes)) or not hasattr(cards, "__iter__"):
         raise BadArgument(f"cards must be a list of cards such as ['JH', '6H'], got {cards!r:.40}")
     codes = [_code(c, rules) for c in cards]

@@ -22,7 +22,7 @@ from importlib import metadata
 from pathlib import Path
 
 from lostcards import __version__
-from lostcards.errors import BatchError
+from lostcards.errors import BatchError, shown_path
 from lostcards.run.shards import BATCH_TABLES, BatchSpec
 
 FORMAT = "lostcards-batch/2"
@@ -329,12 +329,6 @@ def prepare_dir(out: Path, spec: BatchSpec, outputs=()) -> dict:
         return old
     return {"format": FORMAT, "kind": "simulate", "batch": spec.identity(), "created": now(),
             "shards_done": [], "shard_files": {}, "seconds": 0.0}
-
-
-def shown_path(p) -> str:
-    """A path as a message shows it: cut when very long, saying how long it was."""
-    t = str(p)
-    return t if len(t) <= 100 else f"{t[:80]}... ({len(t):,} characters)"
 
 
 def probe(out: Path):

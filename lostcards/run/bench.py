@@ -29,9 +29,8 @@ from pathlib import Path
 
 import numba
 
-from lostcards.errors import BadArgument
+from lostcards.errors import BadArgument, shown_path
 from lostcards.rules.ruleset import rules
-from lostcards.run.batchdir import shown_path
 from lostcards.run.cores import CORE, pin
 from lostcards.run.outfile import check_file, write_file
 from lostcards.run.runner import play

@@ -6,8 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from lostcards.errors import BatchError, OutputError
-from lostcards.run.batchdir import probe, shown_path
+from lostcards.errors import BatchError, OutputError, shown_path
+from lostcards.run.batchdir import probe
 
 
 def check_file(path, option: str, formats=(), ours=None) -> Path:

@@ -48,8 +48,7 @@ class Batch:
 def _rules(r) -> Ruleset:
     """A preset name or a Ruleset, checked (a Ruleset built by hand, e.g. ``Ruleset(players=3)``, too)."""
     if isinstance(r, Ruleset):
-        from lostcards.rules.ruleset import checked
-        return checked(r)
+        return r.checked()
     return make_rules(r)
 
 
