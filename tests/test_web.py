@@ -89,6 +89,13 @@ RAW = [  # (method, path, body bytes or None, headers, expected status)
     ("GET", "/api/batches/no-such-batch", None, {}, 404),
     ("POST", "/api/batches/no-such-batch/cancel", b"{}", {"Content-Type": "application/json"}, 404),
     ("GET", "/api/menu", None, {"Host": "evil.example:8000"}, 421),
+    # a lone surrogate in a value the message shows: the refusal was a 500 (UTF-8 cannot hold it)
+    ("POST", "/api/rooms", b'{"sets": ["hand_size=\\ud800"]}', {"Content-Type": "application/json"}, 422),
+    ("POST", "/api/rooms", b'{"against": "greedy:open=\\ud800"}', {"Content-Type": "application/json"}, 422),
+    ("POST", "/api/batches", b'{"sets": ["numbers=2,\\ud800"]}', {"Content-Type": "application/json"}, 422),
+    # a Content-Length of thousands of digits was a 500 (Python will not read such an integer)
+    ("POST", "/api/rooms", b"{}", {"Content-Type": "application/json", "Content-Length": "9" * 5000}, 413),
+    ("POST", "/api/rooms", b'{"seed": ' + b"9" * 5000 + b"}", {"Content-Type": "application/json"}, 400),
 ]
 
 ROOM_BODIES = [  # a new room's bad values
@@ -125,6 +132,32 @@ def test_malformed_requests_are_refused_in_one_line(client, method, path, body, 
     r = client.request(method, path, content=body, headers=headers)
     one_line_error(r, status)
     assert client.get("/api/menu").status_code == 200          # and the server goes on
+
+
+def test_refusals_never_show_python_internals_or_megabytes(client):
+    err = one_line_error(client.post("/api/rooms", content=b'{"seed": ' + b"9" * 5000 + b"}",
+                                     headers={"Content-Type": "application/json"}), 400)
+    assert "4,300 digits" in err and "set_int_max_str_digits" not in err
+    rec = {"format": "lostcards-round/1", "players": 2, "hands": [[], []], "deck": [], "turns": []}
+    for rules in ({"k" * 100_000: 1}, {"preset": ["x" * 100_000]}, ["y" * 100_000], {"cost": "z" * 100_000}):
+        err = one_line_error(client.post("/api/analyze", json={"record": {**rec, "rules": rules}}), 422)
+        assert len(err) < 300, len(err)
+    err = one_line_error(client.post("/api/analyze", json={"record": {**rec, "rules": {"cost": None}}}), 422)
+    assert "null" in err and "None" not in err
+
+
+def test_a_request_without_fields_says_so():
+    from lostcards.web.checks import Refused, only
+    with pytest.raises(Refused) as e:
+        only({"x": 1}, ())
+    assert "takes no fields" in e.value.message and "allowed: ;" not in e.value.message
+
+
+def test_null_is_the_default_for_every_room_field(client):
+    r = client.post("/api/rooms", json={"hints": None, "against": None, "sets": None, "seed": None})
+    assert r.status_code == 201, r.text
+    v = ready(client, r.json())
+    assert v["hints"] is False and v["bots"] == {"1": "expert"}
 
 
 @pytest.mark.parametrize("body,status", ROOM_BODIES)
@@ -326,6 +359,94 @@ def test_rooms_are_kept_apart_and_expire(tmp_path):
         app.state.rooms.ttl = 0                    # every room is now idle past its time
         time.sleep(0.01)
         one_line_error(c.get(f"/api/rooms/{a['room']}"), 404)
+
+
+def one_turn_round(c, **body):
+    """A room whose round ends after the person's first move (turn_cap=1), ended."""
+    v = new_room(c, against="random", sets=["stall_limit=0", "turn_cap=1"], **body)
+    v = move(c, v, f"discard {v['hand'][0]['card']} draw deck")
+    assert v["ended"], v
+    return v
+
+
+def test_finished_rounds_make_room_for_new_ones(tmp_path):
+    """Finished rounds kept their room until it idled out: 2 rounds played at most_rooms=2 locked the page out."""
+    app = create_app(records=tmp_path, most_rooms=2)
+    with TestClient(app, base_url=BASE) as c:
+        first, second = one_turn_round(c), one_turn_round(c)
+        third = new_room(c, against="random")                    # the first finished round's room closes
+        one_line_error(c.get(f"/api/rooms/{first['room']}"), 404)
+        assert c.get(f"/api/rooms/{second['room']}").status_code == 200
+        assert Path(first["record"]).exists()                    # its record stays
+        new_room(c, against="random")                            # and the second's
+        one_line_error(c.get(f"/api/rooms/{second['room']}"), 404)
+        err = one_line_error(c.post("/api/rooms", json={}), 429)   # two rounds under way: none to close
+        assert "finish" in err
+        assert c.get(f"/api/rooms/{third['room']}").status_code == 200
+
+
+def test_a_room_of_the_largest_seed_is_analysed(tmp_path):
+    """Rooms take seeds up to 2**63 - 1 as the command line does; the analysis refused those past 2**62."""
+    app = create_app(records=tmp_path)
+    with TestClient(app, base_url=BASE) as c:
+        v = one_turn_round(c, seed=2**63 - 1)
+        a = c.post(f"/api/rooms/{v['room']}/analysis", json={"samples": 2})
+        assert a.status_code == 200, a.text
+        rec = json.loads(Path(v["record"]).read_text())
+        for hints in ("x", [{"turn": "1"}], [{"turn": 1, "seat": 0, "move": "x" * 50, "by": 1.0}]):
+            one_line_error(c.post("/api/analyze", json={"record": {**rec, "hints": hints}}), 422)
+        many = {**rec, "turns": [rec["turns"][0]] * 1_000}        # refused before a turn is replayed
+        err = one_line_error(c.post("/api/analyze", json={"record": many, "samples": 512}), 413)
+        assert "1,000 turns" in err and "samples" in err
+
+
+def test_a_room_busy_with_its_bots_holds_up_no_other_request(tmp_path):
+    """The record and analysis endpoints took a room's lock on the event loop: while the room's bots thought,
+    the whole server (even the menu) waited."""
+    import threading
+    app = create_app(records=tmp_path)
+    with TestClient(app, base_url=BASE) as c:
+        v = new_room(c, against="random")
+        room = app.state.rooms.get(v["room"])
+        real, held, asked, answered = room.lock, threading.Event(), threading.Event(), threading.Event()
+
+        class Watched:
+            def __enter__(self):
+                asked.set()
+                return real.__enter__()
+
+            def __exit__(self, *exc):
+                return real.__exit__(*exc)
+
+        def bots_thinking():
+            with real:
+                held.set()
+                answered.wait(60)           # held until the menu has answered (a minute at most)
+            held.clear()
+
+        holder = threading.Thread(target=bots_thinking)
+        holder.start()
+        held.wait(60)
+        room.lock = Watched()
+        fetch = threading.Thread(target=lambda: c.get(f"/api/rooms/{v['room']}/record"))
+        fetch.start()
+        assert asked.wait(60)               # the record request waits for the room
+        menu = c.get("/api/menu")
+        still_held = held.is_set()
+        answered.set()
+        holder.join()
+        fetch.join()
+        room.lock = real
+        assert menu.status_code == 200 and still_held, "the menu waited for another room's bots"
+
+
+def test_the_static_files_carry_the_pages_headers(client):
+    page = client.get("/")
+    src = re.findall(r'src="(/static/[^"]+)"', page.text)[0]
+    r = client.get(src)
+    assert r.status_code == 200
+    for k in ("X-Content-Type-Options", "Content-Security-Policy", "Referrer-Policy"):
+        assert r.headers.get(k) == page.headers.get(k), k
 
 
 def test_four_players_with_a_pass(client):

@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 from dataclasses import dataclass
 from numbers import Integral
@@ -366,6 +367,12 @@ def parse_table_list(text: str, option: str = "--rules", players=(1, 2, 4), erro
     return tuple(out)
 
 
+def table_rules(name: str) -> Ruleset:
+    """The ruleset of a table ``parse_table_list`` gave ('lost-cities/4': that preset for 4 players)."""
+    preset, _, p = name.partition("/")
+    return make_rules(PRESETS[preset], {"players": int(p) if p else 2})
+
+
 def text_rules(preset, overrides: dict) -> Ruleset:
     """``rules`` with values that may also be text, as the command line gives them (``--set hand_size=7``)."""
     if isinstance(preset, Ruleset):
@@ -379,6 +386,15 @@ def text_rules(preset, overrides: dict) -> Ruleset:
     return make_rules(PRESETS[preset], overrides)
 
 
+def _as_written(value) -> str:
+    """A record's value in a message as the record wrote it (JSON text: null, true, "x"), cut short."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        return shorten(value, 40)
+    return shorten(text, 40)
+
+
 def from_record(value, players: int) -> Ruleset:
     """The ruleset of a record's `rules` value (SPEC §5.1); RulesError if malformed."""
     if isinstance(value, str):
@@ -387,22 +403,23 @@ def from_record(value, players: int) -> Ruleset:
         value = dict(value)
         preset = value.pop("preset", "expeditions")
         if not isinstance(preset, str):
-            raise RulesError(f"rules.preset must be a preset name, got {preset!r}")
+            raise RulesError(f"rules.preset must be a preset name, got {_as_written(preset)}")
         if "players" in value and value["players"] != players:
-            raise RulesError(f"rules.players = {value['players']!r} differs from the record's players = {players}")
+            raise RulesError(f"rules.players = {_as_written(value['players'])} differs from the record's "
+                             f"players = {players}")
         for k, v in value.items():
             if k not in PARAMETERS:
-                raise RulesError(f"unknown rule parameter {k!r} in the record's rules")
+                raise RulesError(f"unknown rule parameter {_as_written(k)} in the record's rules")
             kind = PARAMETERS[k].kind
             if kind == "ints" and (not isinstance(v, list)
                                    or any(isinstance(x, bool) or not isinstance(x, int) for x in v)):
-                raise RulesError(f"rules.{k} must be a list of integers, got {v!r}")
+                raise RulesError(f"rules.{k} must be a list of integers, got {_as_written(v)}")
             if kind == "int" and (isinstance(v, bool) or not isinstance(v, int)):
-                raise RulesError(f"rules.{k} must be an integer, got {v!r}")
+                raise RulesError(f"rules.{k} must be an integer, got {_as_written(v)}")
             if kind == "bool" and not isinstance(v, bool):
-                raise RulesError(f"rules.{k} must be true or false, got {v!r}")
+                raise RulesError(f"rules.{k} must be true or false, got {_as_written(v)}")
         value["players"] = players
         r = rules(preset, **value)
     else:
-        raise RulesError(f"rules must be a preset name or an object, got {value!r}")
+        raise RulesError(f"rules must be a preset name or an object, got {_as_written(value)}")
     return r.with_(players=players) if r.players != players else r

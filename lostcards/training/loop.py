@@ -136,8 +136,8 @@ class LoopSettings:
 
     def tables(self) -> list:
         """The rulesets of ``rules``, the first the gate's."""
-        from lostcards.rules.ruleset import parse_table_list
-        return [ruleset(t) for t in parse_table_list(self.rules, "--rules", error=LostcardsError)]
+        from lostcards.rules.ruleset import parse_table_list, table_rules
+        return [table_rules(t) for t in parse_table_list(self.rules, "--rules", error=LostcardsError)]
 
 
 def table_folder(out: Path, g: int, i: int, name: str) -> Path:
@@ -145,17 +145,6 @@ def table_folder(out: Path, g: int, i: int, name: str) -> Path:
     if i == 0:
         return out / f"teacher-{g:03d}"
     return out / f"teacher-{g:03d}-{name.strip().replace('/', '-')}"
-
-
-def ruleset(name: str):
-    from lostcards.rules.ruleset import rules as make_rules
-    preset, _, p = name.partition("/")
-    try:
-        r = make_rules(preset, players=int(p) if p else 2)
-    except Exception as e:  # noqa: BLE001 - a bad preset or count: one line
-        raise LostcardsError(f"--rules {name!r}: {e} (e.g. expeditions/2, lost-cities/2, expeditions/4, "
-                             "expeditions/1)") from None
-    return r
 
 
 def _save_json(path: Path, data) -> None:

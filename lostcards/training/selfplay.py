@@ -39,7 +39,7 @@ import numpy as np
 
 from lostcards.errors import BadArgument
 from lostcards.policies.learned import FEATURES, N_WEIGHTS, load_weights, policy_of
-from lostcards.rules.ruleset import rules as make_rules
+from lostcards.rules.ruleset import parse_table_list, table_rules
 from lostcards.stats import duplicate_margins
 
 Z_GATE = 1.645          # one-sided 95%
@@ -66,13 +66,7 @@ class Settings:
 def parse_rulesets(text: str) -> tuple:
     """'expeditions/2,lost-cities/2,expeditions/4' -> the same names, checked (BadArgument otherwise);
     self-play needs an opponent, so 2 or 4 players."""
-    from lostcards.rules.ruleset import parse_table_list
     return parse_table_list(text, "--rules", players=(2, 4), error=BadArgument)
-
-
-def _rules(name: str):
-    preset, _, p = name.partition("/")
-    return make_rules(preset, players=int(p))
 
 
 def duplicate(rules, a, b, deals: int, seed: int, start: int, threads) -> np.ndarray:
@@ -125,7 +119,7 @@ def train(settings: Settings, out: Path, command: str = "", say=print) -> np.nda
     that resumes to the same result, and a damaged state is refused, not guessed at."""
     from lostcards.run.batchdir import claim, manifests_in, write_manifest
     st = settings
-    rulesets = [_rules(n) for n in st.rulesets]
+    rulesets = [table_rules(n) for n in st.rulesets]
     init = load_weights(st.init) if st.init else None      # a bad --init file: refused before the folder
     with claim(Path(out), "train", _settings_doc(st), outputs(st.generations), command) as c:
         out = c.out

@@ -31,6 +31,8 @@ from lostcards.web.rooms import Rooms
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
 MAX_ANALYSIS_SAMPLES = 512
+MAX_ANALYSIS_WORK = 200 * MAX_ANALYSIS_SAMPLES     # turns x samples: a long round (~200 turns) at the most samples
+ANALYSIS_SEEDS = 2**62                             # analyze's seeds are 0..2**62; a room's seed may be larger
 HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
            "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
                                       "script-src 'self'; frame-ancestors 'none'"}
@@ -62,8 +64,33 @@ class HostCheck:
         return await self.app(scope, receive, send)
 
 
+class AsciiJSON(JSONResponse):
+    """JSON with every character past ASCII escaped: a value the request sent back in a message (even a lone
+    surrogate, which UTF-8 cannot hold) always makes a valid body."""
+
+    def render(self, content) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
 def _json(data, status: int = 200) -> JSONResponse:
-    return JSONResponse(data, status_code=status, headers=HEADERS)
+    return AsciiJSON(data, status_code=status, headers=HEADERS)
+
+
+class Headers:
+    """The pages' security headers on every response of the wrapped app (the static files)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.raw = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in HEADERS.items()]
+
+    async def __call__(self, scope, receive, send):
+        async def with_headers(message):
+            if message["type"] == "http.response.start":
+                names = {k for k, _ in message.get("headers", [])}
+                message = {**message, "headers": [*message.get("headers", []),
+                                                   *((k, v) for k, v in self.raw if k not in names)]}
+            await send(message)
+        return await self.app(scope, receive, with_headers)
 
 
 def create_app(records: Path = Path("runs/web"), menu=None, hosts=LOOPBACK_HOSTS, ttl: float = 4 * 3600,
@@ -115,8 +142,7 @@ def create_app(records: Path = Path("runs/web"), menu=None, hosts=LOOPBACK_HOSTS
     async def record(request):
         room = rooms.get(request.path_params["rid"])
         room.ready()
-        with room.lock:
-            text = json.dumps(room.session.record) + "\n"
+        text = await run_in_threadpool(_record_text, room)      # the lock waits off the event loop
         return Response(text, media_type="application/json",
                         headers={**HEADERS, "Content-Disposition": f'attachment; filename="{room.path.name}"'})
 
@@ -126,11 +152,8 @@ def create_app(records: Path = Path("runs/web"), menu=None, hosts=LOOPBACK_HOSTS
         only(body, ("samples",))
         samples = integer(body, "samples", 2, MAX_ANALYSIS_SAMPLES, default=32)
         room.ready()
-        with room.lock:
-            if not room.session.rnd.ended:
-                raise Refused(409, "the round is not over yet: the analysis comes at the end")
-            rec = json.loads(json.dumps(room.session.record))
-        return _json(await run_in_threadpool(analysis, rec, room.seat, samples, room.seed))
+        rec = await run_in_threadpool(_ended_record, room)      # the lock waits off the event loop
+        return _json(await run_in_threadpool(analysis, rec, room.seat, samples, room.seed % ANALYSIS_SEEDS))
 
     async def upload_analysis(request):
         body = await read_json(request, MAX_RECORD_BODY)
@@ -146,7 +169,11 @@ def create_app(records: Path = Path("runs/web"), menu=None, hosts=LOOPBACK_HOSTS
             raise Refused(400, f"record = {short(rec)} is not allowed: a round record (a JSON object, or its text)")
         seat = integer(body, "seat", 0, 3, default=0)
         samples = integer(body, "samples", 2, MAX_ANALYSIS_SAMPLES, default=32)
-        seed = integer(body, "seed", 0, 2**62, default=0)
+        seed = integer(body, "seed", 0, ANALYSIS_SEEDS, default=0)
+        turns = rec.get("turns")
+        if isinstance(turns, list) and len(turns) * samples > MAX_ANALYSIS_WORK:
+            raise Refused(413, f"record: {len(turns):,} turns at {samples} samples is too much to analyse here: "
+                               f"turns x samples at most {MAX_ANALYSIS_WORK:,} (fewer samples, or a shorter round)")
         return _json(await run_in_threadpool(analysis, rec, seat, samples, seed))
 
     async def new_batch(request):
@@ -205,7 +232,7 @@ def create_app(records: Path = Path("runs/web"), menu=None, hosts=LOOPBACK_HOSTS
         Route("/api/batches", new_batch, methods=["POST"]),
         Route(f"/api/batches/{bid}", get_batch),
         Route(f"/api/batches/{bid}/cancel", cancel_batch, methods=["POST"]),
-        Mount("/static", StaticFiles(directory=static), name="static"),
+        Mount("/static", Headers(StaticFiles(directory=static)), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={Refused: refused, HTTPException: http_error, LostcardsError: failed,
@@ -239,8 +266,39 @@ def warm(menu) -> None:
 
 
 def _locked_view(room) -> dict:
+    if room.status == "preparing":      # the bots compile or move first under the lock: say so at once
+        return room.view(brief=True)
     with room.lock:
         return room.view()
+
+
+def _record_text(room) -> str:
+    with room.lock:
+        return json.dumps(room.session.record) + "\n"
+
+
+def _ended_record(room) -> dict:
+    with room.lock:
+        if not room.session.rnd.ended:
+            raise Refused(409, "the round is not over yet: the analysis comes at the end")
+        return json.loads(json.dumps(room.session.record))
+
+
+def _hints(record: dict) -> list:
+    """The hints a table marked in `record` (each {turn, seat, move, by}); 422 for anything else."""
+    hints = record.get("hints", [])
+    if not isinstance(hints, list) or len(hints) > 10_000:
+        raise Refused(422, f"record: hints = {short(hints)} is not allowed: a list of the table's hints")
+    for k, h in enumerate(hints):
+        ok = (isinstance(h, dict) and set(h) == {"turn", "seat", "move", "by"}
+              and all(isinstance(h[f], int) and not isinstance(h[f], bool) and 0 <= h[f] <= 10**6
+                      for f in ("turn", "seat"))
+              and isinstance(h["move"], str) and len(h["move"]) <= 40
+              and isinstance(h["by"], (int, float)) and not isinstance(h["by"], bool))
+        if not ok:
+            raise Refused(422, f"record: hints[{k}] = {short(h)} is not a hint the table wrote "
+                               "({turn, seat, move, by})")
+    return hints
 
 
 def analysis(record: dict, seat: int, samples: int, seed: int) -> dict:
@@ -249,6 +307,7 @@ def analysis(record: dict, seat: int, samples: int, seed: int) -> dict:
     from lostcards.analysis.analyze import analyze_round
     from lostcards.records.format import move_of_turn
     from lostcards.records.replay import check_record
+    hints = _hints(record)
     try:
         res = analyze_round(record, seat=seat, samples=samples, seed=seed)
     except LostcardsError as e:
@@ -265,5 +324,5 @@ def analysis(record: dict, seat: int, samples: int, seed: int) -> dict:
         rnd.apply(move_of_turn(turn, rec.deal.rules))
         track.append(list(rnd.scores))
     d["track"], d["movers"] = track, movers
-    d["hints"] = record.get("hints", []) if isinstance(record.get("hints"), list) else []
+    d["hints"] = hints
     return d

@@ -36,8 +36,11 @@ async def read_json(request, limit: int = MAX_BODY) -> dict:
         raise Refused(415, f"the body must be JSON (Content-Type: application/json), not {short(kind or 'none')}")
     length = request.headers.get("content-length")
     if length is not None:
-        if not length.isdigit():
+        if not (length.isascii() and length.isdigit()):
             raise Refused(400, f"Content-Length {short(length)} is not a number of bytes")
+        if len(length) > 15:
+            raise Refused(413, f"Content-Length has {len(length):,} digits: the body is over {limit:,} bytes, the "
+                               "most accepted here")
         if int(length) > limit:
             raise Refused(413, f"the body holds {int(length):,} bytes; at most {limit:,} are accepted here")
     data = bytearray()
@@ -49,8 +52,11 @@ async def read_json(request, limit: int = MAX_BODY) -> dict:
         value = json.loads(bytes(data).decode("utf-8"), parse_constant=_no_constant)
     except UnicodeDecodeError:
         raise Refused(400, "the body is not UTF-8 text") from None
-    except (json.JSONDecodeError, ValueError) as e:
+    except json.JSONDecodeError as e:
         raise Refused(400, f"malformed JSON: {e}") from None
+    except ValueError as e:              # NaN and friends, or an integer too long for Python to read
+        what = "a number of over 4,300 digits" if "digits" in str(e) else str(e)
+        raise Refused(400, f"malformed JSON: {what}") from None
     except RecursionError:
         raise Refused(400, "malformed JSON: nested too deeply") from None
     if not isinstance(value, dict):
@@ -66,7 +72,8 @@ def only(body: dict, allowed) -> None:
     """Refuse keys the endpoint does not know (a typo must not be silently ignored)."""
     extra = sorted(set(body) - set(allowed))
     if extra:
-        raise Refused(400, f"unknown field(s) {', '.join(map(short, extra))}; allowed: {', '.join(allowed)}")
+        takes = f"allowed: {', '.join(allowed)}" if allowed else "this request takes no fields"
+        raise Refused(400, f"unknown field(s) {', '.join(map(short, extra))}; {takes}")
 
 
 def integer(body: dict, key: str, lo: int, hi: int, default=None) -> int:
@@ -100,15 +107,20 @@ def text(body: dict, key: str, max_len: int = 200, default=None, choices=None) -
 
 
 def boolean(body: dict, key: str, default: bool = False) -> bool:
-    v = body.get(key, default)
+    """true or false (null or absent: `default`)."""
+    v = body.get(key)
+    if v is None:
+        return default
     if not isinstance(v, bool):
         raise Refused(400, f"{key} = {short(v)} is not allowed: true or false")
     return v
 
 
 def strings(body: dict, key: str, max_items: int = 20, max_len: int = 200) -> list:
-    """A list of short strings (e.g. the --set items), empty when absent."""
-    v = body.get(key, [])
+    """A list of short strings (e.g. the --set items), empty when absent or null."""
+    v = body.get(key)
+    if v is None:
+        return []
     if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
         raise Refused(400, f"{key} = {short(v)} is not allowed: a list of strings")
     if len(v) > max_items:

@@ -222,8 +222,9 @@ class Room:
             return h
 
     # -- what the page shows --------------------------------------------------------------------
-    def view(self) -> dict:
-        """The person's seat's view (SPEC §3: its observation only), and the round's state."""
+    def view(self, brief: bool = False) -> dict:
+        """The person's seat's view (SPEC §3: its observation only), and the round's state; `brief`: only
+        the room's settings and status (read without the lock while the room is being prepared)."""
         from lostcards.interactive.screen import side_label
         from lostcards.rules.cards import suit_of
         from lostcards.rules.scoring import expedition_score
@@ -231,7 +232,7 @@ class Room:
                "seat": self.seat, "players": self.rules.players, "rules": self.rules.describe(),
                "seed": self.seed, "bots": {str(k): v for k, v in self.specs.items()}, "hints": self.hints_on,
                "record": str(self.path)}
-        if self.status != "ready" and self.session is None:
+        if brief or (self.status != "ready" and self.session is None):
             return out
         s, r = self.session, self.rules
         rnd = s.rnd
@@ -291,7 +292,8 @@ class Rooms:
         self.sweep()
         room = self.rooms.get(rid) if isinstance(rid, str) else None
         if room is None:
-            raise Refused(404, f"no room {short(rid, 30)}: it expired (idle over {self.ttl / 3600:g} h), "
+            raise Refused(404, f"no room {short(rid, 30)}: it expired (idle over {self.ttl / 3600:g} h), was closed "
+                               "to make room for a new round once its own had ended, "
                                "or the server was restarted; start a new round")
         return room
 
@@ -335,7 +337,7 @@ class Rooms:
         if seed == -1:
             seed = secrets.randbelow(10**6)
         hints = boolean(body, "hints", False)
-        against = body.get("against", "expert")
+        against = "expert" if body.get("against") is None else body["against"]
         others = [s for s in range(players) if s != seat]
         mate = (seat + 2) % 4 if players == 4 else None
         specs = {s: self.spec(against, "against") for s in others}
@@ -355,8 +357,11 @@ class Rooms:
         with self.lock:
             self.sweep_locked()
             if len(self.rooms) >= self.most:
-                raise Refused(429, f"{self.most} rooms are open, the most at once: finish or leave one "
-                                   f"(idle rooms close after {self.ttl / 3600:g} h)")
+                self._close_a_finished_room()
+            if len(self.rooms) >= self.most:
+                raise Refused(429, f"{self.most} rounds are under way, the most at once: finish or leave one "
+                                   f"(a finished round makes room for a new one; idle rooms close after "
+                                   f"{self.ttl / 3600:g} h)")
             rid = secrets.token_urlsafe(18)
             self.count += 1
             path = self._free(f"round-seed{seed}")
@@ -369,6 +374,13 @@ class Rooms:
         now = time.monotonic()
         for rid in [k for k, r in self.rooms.items() if now - r.touched > self.ttl and r.status != "preparing"]:
             del self.rooms[rid]
+
+    def _close_a_finished_room(self) -> None:
+        """Close the room whose round ended (or failed) longest ago; its record stays on disk."""
+        done = [(r.touched, k) for k, r in self.rooms.items()
+                if r.status == "failed" or (r.status == "ready" and r.session is not None and r.session.rnd.ended)]
+        if done:
+            del self.rooms[min(done)[1]]
 
     def _free(self, stem: str) -> Path:
         """A record file name not taken yet, in the records folder."""
