@@ -42,11 +42,18 @@ def new_figure(ncols: int = 2, nrows: int = 1, width: float = 6.0, height: float
 
 
 def save(fig, stem) -> None:
-    """`stem`.png and `stem`.svg, the same bytes for the same figure: fixed SVG ids, no dates or versions."""
+    """`stem`.png and `stem`.svg, the same bytes for the same figure: fixed SVG ids, no dates or versions.
+
+    The figure is laid out and its tight box found once, for both files (savefig's ``bbox_inches="tight"``
+    draws the figure once more for each file only to find that box)."""
     import matplotlib
     with matplotlib.rc_context({"svg.hashsalt": "lostcards", "svg.fonttype": "path"}):
-        fig.savefig(f"{stem}.png", dpi=100, bbox_inches="tight", metadata={"Software": None})
-        fig.savefig(f"{stem}.svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+        fig.set_dpi(100)
+        fig.draw_without_rendering()
+        box = fig.get_tightbbox().padded(matplotlib.rcParams["savefig.pad_inches"])
+        fig.set_layout_engine("none")
+        fig.savefig(f"{stem}.png", dpi=100, bbox_inches=box, metadata={"Software": None})
+        fig.savefig(f"{stem}.svg", bbox_inches=box, metadata={"Date": None, "Creator": None})
 
 
 VERDICT_COLORS = {"holds": "#009e73", "does not hold": "#d55e00", "at the edge": "#56b4e9", "undecided": "#9e9e9e"}
