@@ -466,6 +466,37 @@ def test_four_players_with_a_pass(client):
     play_out(client, v2)
 
 
+def test_a_hints_comparison_is_measured_on_determinizations_that_did_not_pick_it(monkeypatch):
+    """The next best move was picked as the best of some 20 noisy means and measured on the same play-outs,
+    so it looked better than it is: every hint's `by` leaned against the bot's move (about -7 points a
+    decision with 4 players at 32 samples). Now its margin and `by` come from a second, fresh set."""
+    import numpy as np
+
+    import lostcards.run.threads as threads
+    import lostcards.web.hint as hint_module
+    from lostcards.engine.playouts import margins
+    from lostcards.reference.round import Round
+    from lostcards.rules.ruleset import rules
+    runs = []
+    real = threads.call
+
+    def seen(fn, *args):                 # every call as before; the play-outs' arguments and results kept
+        value = real(fn, *args)
+        if fn is margins:
+            _, moves, _, _, stream, *rest = args
+            runs.append((stream, np.array(moves), rest[-1].copy()))
+        return value
+    monkeypatch.setattr(threads, "call", seen)
+    monkeypatch.setattr(hint_module, "HINT_BOT", "expert")           # a quick bot: the comparison is the point
+    rnd = Round.dealt(rules("expeditions"), 11, 0)
+    h = hint_module.hint(rnd, 0, 8, 3)
+    (pick_stream, picked_from, picked), (fresh_stream, pair, fresh) = runs
+    assert pick_stream != fresh_stream and len(pair) == 2 and len(picked_from) > 2
+    k = list(picked_from).index(pair[1])
+    assert h["next_margin"] == pytest.approx(fresh[1].mean()) != pytest.approx(picked[k].mean())
+    assert h["by"] == pytest.approx((fresh[0] - fresh[1]).mean()) and h["lo"] <= h["by"] <= h["hi"]
+
+
 @pytest.mark.slow
 def test_a_hint_names_the_strongest_bots_move_and_is_marked_in_the_record(client):
     v = new_room(client, players=2, seed=31, against="expert", hints=True)
