@@ -20,7 +20,7 @@ import time
 import pytest
 from safety_tools import cli, default_sigint, env, interrupt, lines
 
-from lostcards.interactive.moves import InputRefused, parse
+from lostcards.interactive.moves import InputRefused, draw_only, parse
 from lostcards.rules.ruleset import rules
 
 
@@ -224,6 +224,7 @@ def test_ctrl_c_while_a_bot_thinks_stops_at_once_and_keeps_the_round(tmp_path, b
     rc = interrupt(p, "play while the bot thought")
     text += p.stdout.read() or b""
     assert rc == 130 and b"the round so far is saved" in text and b"Traceback" not in text, text.decode()[-1500:]
+    assert text.count(b"interrupted") == 1 and b"\n\nlostcards" not in text, text.decode()[-600:]   # one line
     v = json.loads(cli("replay", "--json", rec)[1])
     assert v["ok"] and v["ended_by"] == "unfinished" and v["turns"] == 0
 
@@ -253,6 +254,61 @@ def test_an_out_file_that_is_not_a_record_is_left_alone(tmp_path):
     f.write_text("mine")
     code, out, err = cli("play", "--out", f, cwd=tmp_path)
     assert code == 1 and "not a round record" in err and f.read_text() == "mine"
+
+
+def test_an_out_that_is_no_plain_record_file_is_one_line_and_left_alone(tmp_path):
+    """--out /dev/zero read the device until memory ran out, a FIFO hung, and a file of several records
+    (simulate's records.jsonl) was replaced by this round's."""
+    rec = tmp_path / "r.json"
+    assert play_quit(rec, tmp_path) == 0
+    several = tmp_path / "records.jsonl"
+    several.write_text(rec.read_text() * 2)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    (tmp_path / "file").write_text("x")
+    for out, words in [("/dev/zero", "not a plain file"), (fifo, "not a plain file"),
+                       (several, "not a round record"), (tmp_path / "file" / "r.json", "is not a folder"),
+                       ("/dev/null/x.json", "is not a folder"), ("-", "--out - is not allowed")]:
+        code, o, err = cli("play", "--seed", 1, "--out", out, cwd=tmp_path)
+        assert code == 1 and words in err and len(lines(o, err)) == 1, (out, o, err)
+    assert several.read_text() == rec.read_text() * 2
+    long_name = tmp_path / ("r" * 245 + ".json")               # 250 characters: the temporary name was longer
+    assert play_quit(long_name, tmp_path) == 0 and json.loads(long_name.read_text())["turns"] == []
+    assert play_quit(rec, tmp_path) == 0                       # one round's record is replaced
+
+
+def play_quit(out, cwd) -> int:
+    return _play_sub(out, cwd, b"quit\n").returncode
+
+
+def _play_sub(out, cwd, typed: bytes, **extra_env) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "lostcards", "play", "--against", "random", "--seed", "1",
+                           "--out", str(out), "--no-analysis"], input=typed, capture_output=True, cwd=cwd,
+                          env={**env(), **extra_env}, timeout=300)
+
+
+def test_a_line_too_long_is_refused_and_the_round_goes_on(tmp_path):
+    """A 32 MB line took 90 s (the whole buffer searched again for every 4 KB read), and input with no
+    newline grew without bound; a typed character the terminal cannot show ended the round in a
+    traceback."""
+    p = _play_sub(tmp_path / "r.json", tmp_path, b"play " + b"7" * 300_000 + b"H\nquit\n")
+    out = p.stdout.decode()
+    assert p.returncode == 0 and "300,006 bytes is too long" in out and "stopped:" in out, (out[-800:], p.stderr)
+    p = _play_sub(tmp_path / "e.json", tmp_path, "play 7\u00e9\nquit\n".encode(), PYTHONIOENCODING="latin-1")
+    assert p.returncode == 0 and b"Traceback" not in p.stderr and b"refused" in p.stdout, p.stderr[-800:]
+
+
+def test_typed_cards_are_ascii_and_a_refusal_says_what_is_allowed():
+    r = rules("expeditions", players=2)
+    for bad in ("play 7\u017f", "play \uff17H"):                    # "ſ".upper() is "S"
+        with pytest.raises(InputRefused):
+            parse(bad, r)
+    with pytest.raises(InputRefused, match="ranks are J, Q, K, 2, 3, 4, 5, 6, 7, 8, 9, 10"):
+        parse("play 11C", r)
+    assert parse("\ufeffdiscard 7H", r).word == "discard"            # a byte-order mark (Notepad)
+    with pytest.raises(InputRefused, match="draw from 'deck' or a suit letter"):
+        draw_only("Z", r)
+    assert draw_only("d", r).draw == r.letters.index("D") and draw_only("q", r) is None
 
 
 def test_typed_lines_are_read_as_spec_notation():

@@ -49,6 +49,9 @@ def play(against, partner, opponents, players, seat, first, preset, sets, seed, 
     from lostcards.rules.ruleset import build_rules
     if out is not None and not out.strip():
         raise BadArgument("--out '' is not allowed: a file name for the round's record (or leave --out out)")
+    if out == "-":
+        raise BadArgument("--out - is not allowed: the record is a file (standard output is the table); give a "
+                          "file name")
     if sys.stdin is None or sys.stdin.closed:
         raise BadArgument("lostcards play reads your moves from standard input, which is closed: run it at a "
                           "terminal, or feed it the moves (e.g. < moves.txt)")
@@ -62,14 +65,22 @@ def play(against, partner, opponents, players, seat, first, preset, sets, seed, 
         seed = secrets.randbelow(10**6)
     path = Path(out) if out else _free(Path("runs/play") / f"round-seed{seed}.json")
     _check_out(path)
+    try:                               # a refusal echoes what was typed: never fail on a terminal's encoding
+        sys.stdout.reconfigure(errors="backslashreplace")
+    except (AttributeError, ValueError, OSError):
+        pass                           # not a text file of its own (a test's stream)
+    reader = _Lines()
     click.echo(f"lostcards play: seed {seed} (--seed {seed} deals this round again); the record goes to {path}")
-    session = Session(r, seed, seat, bots, path, first, read=_Lines(), write=click.echo)
+    session = Session(r, seed, seat, bots, path, first, read=reader, write=click.echo)
     try:
         finished = session.play()
     except KeyboardInterrupt:
+        from lostcards.cli.status import interrupted
+        interrupted(say=False)         # a second Ctrl-C must not cut the save short
         session.save()
-        click.echo(f"\ninterrupted: the round so far is saved in {path} (lostcards replay {path})", err=True)
-        raise
+        click.echo(("\n" if reader.waiting else "") +
+                   f"lostcards: interrupted: the round so far is saved in {path} (lostcards replay {path})", err=True)
+        raise click.exceptions.Exit(130) from None
     if not finished:
         click.echo(f"stopped: the round so far is saved in {path} (lostcards replay {path})")
         return
@@ -82,6 +93,9 @@ def play(against, partner, opponents, players, seat, first, preset, sets, seed, 
         click.echo(session.analysis(samples))
 
 
+MAX_LINE_BYTES = 65536        # a typed line longer than this is refused, not held
+
+
 class _Lines:
     """Lines typed on stdin, read so that Ctrl-C is honoured at once: waiting in ``select`` with a
     short timeout lets Python run its signal handler even when the interrupt came just before the wait
@@ -89,34 +103,52 @@ class _Lines:
 
     def __init__(self):
         self.buf = b""
+        self.waiting = False           # at a prompt (a Ctrl-C then starts a new line)
         try:
             self.fd = sys.stdin.fileno()
         except (AttributeError, OSError, ValueError):
             self.fd = None             # no file descriptor (a test's stream): input() reads it
 
     def __call__(self, prompt: str) -> str:
-        import io
-        import select
         sys.stdout.write(prompt)
         sys.stdout.flush()
+        self.waiting = True
+        try:
+            return self._line()
+        finally:
+            self.waiting = False
+
+    def _line(self) -> str:
+        import io
+        import select
         if self.fd is None:
             try:
                 return input()
             except RuntimeError:       # input(): lost sys.stdin
                 raise EOFError from None
-        while b"\n" not in self.buf:
+        seen = 0                       # bytes of buf already searched for the end of the line
+        skipped = 0                    # bytes dropped from a line too long to keep
+        while (end := self.buf.find(b"\n", seen)) < 0:
+            seen = len(self.buf)
+            if seen > MAX_LINE_BYTES:  # keep no more of it than that: the rest is counted, not held
+                skipped += seen
+                self.buf, seen = b"", 0
             try:
                 if not select.select([self.fd], [], [], 0.2)[0]:
                     continue
             except (OSError, ValueError, io.UnsupportedOperation):
                 pass                   # select cannot wait on it: read, blocking
-            data = os.read(self.fd, 4096)
+            data = os.read(self.fd, 65536)
             if not data:
-                if not self.buf:
+                if not self.buf and not skipped:
                     raise EOFError
-                self.buf += b"\n"
+                data = b"\n"
             self.buf += data
-        line, _, self.buf = self.buf.partition(b"\n")
+        line, self.buf = self.buf[:end], self.buf[end + 1:]
+        if skipped:
+            from lostcards.interactive.moves import InputRefused
+            raise InputRefused(f"a line of {skipped + len(line):,} bytes is too long (at most {MAX_LINE_BYTES:,}): "
+                               "it is skipped; type a move, e.g. 'play 7H'")
         return line.decode("utf-8", "replace").rstrip("\r")
 
 
@@ -156,14 +188,34 @@ def _free(path: Path) -> Path:
     return p
 
 
+MAX_RECORD_FILE = 1 << 20       # an --out file larger than this is no record of one round
+
+
 def _check_out(path: Path) -> None:
-    """An --out file that exists must be a round record (it is replaced); a folder is refused."""
+    """An --out file that exists must be one round record, a plain file (it is replaced); a folder, a
+    device, a pipe, a file of several records or any other file is refused, and its folder must be one."""
+    import json
+    import stat
     if path.is_dir():
         raise BadArgument(f"--out {path} is a folder: give a file name")
-    if path.exists():
+    parent = path.parent
+    if parent.exists() and not parent.is_dir():
+        raise BadArgument(f"--out {path}: {parent} is not a folder, so the record cannot go there")
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise BadArgument(f"--out {path} cannot be used: {e.strerror}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise BadArgument(f"--out {path} is not a plain file (a device, a pipe or a socket): give a file name")
+    record = None
+    if st.st_size <= MAX_RECORD_FILE:
         try:
-            head = path.read_text()[:200]
-        except (OSError, UnicodeDecodeError):
-            head = ""
-        if '"lostcards-round/1"' not in head:
-            raise BadArgument(f"--out {path} exists and is not a round record: it is left alone")
+            with open(path, "rb") as f:
+                record = json.loads(f.read(MAX_RECORD_FILE + 1).decode("utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+            record = None
+    if not (isinstance(record, dict) and record.get("format") == "lostcards-round/1"):
+        raise BadArgument(f"--out {path} exists and is not a round record (another file, or a file of several "
+                          "records): it is left alone")

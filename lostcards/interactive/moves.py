@@ -78,18 +78,20 @@ def _source(text: str, rules):
 def draw_only(line: str, rules) -> Optional[Command]:
     """At the draw prompt a line may name just the source: ``deck`` or a suit letter (``d`` is then the
     D pile, not discard); None for any other line (read by ``parse``)."""
-    parts = line.strip().split()
+    parts = line.lstrip("\ufeff").strip().split()
     if len(parts) != 1:
         return None
     try:
         return Command("draw", draw=_source(parts[0], rules))
     except InputRefused:
+        if len(parts[0]) == 1 and parts[0].isalpha() and parts[0].lower() not in ALIASES:
+            raise                        # a letter that is no suit's: say where a card is drawn from
         return None
 
 
 def parse(line: str, rules) -> Command:
     """A typed line as a Command; InputRefused says what is wrong with it."""
-    parts = line.strip().split()
+    parts = line.lstrip("\ufeff").strip().split()         # a byte-order mark: a file saved by Notepad
     if not parts:
         raise InputRefused("type a move, e.g. 'play 7H' or 'discard QS' ('help' lists them)")
     word = ALIASES.get(parts[0].lower(), parts[0].lower())

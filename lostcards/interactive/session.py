@@ -9,6 +9,7 @@ moves are analysed (analysis/analyze.py) and the costliest three shown.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import threading
@@ -61,7 +62,9 @@ class Session:
     def save(self) -> None:
         """The record as it stands, written whole (a temporary file renamed over the old one)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_name(self.path.name + f".{os.getpid()}.tmp")
+        # short (the record's name may be at the system's limit), and this record's, process's and thread's own
+        key = hashlib.sha256(self.path.name.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+        tmp = self.path.with_name(f".{key}.{os.getpid()}.{threading.get_ident()}.tmp")
         tmp.write_text(json.dumps(self.record) + "\n")
         os.replace(tmp, self.path)
 
@@ -158,6 +161,9 @@ class Session:
                 line = self.read(prompt)
             except EOFError:
                 raise Quit() from None
+            except InputRefused as e:         # a line the reader will not take whole (one too long)
+                self.write(f"refused: {e.reason}")
+                continue
             try:
                 cmd = (draw_only(line, rules) if chosen is not None else None) or parse(line, rules)
                 if cmd.word == "help":

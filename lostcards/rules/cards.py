@@ -78,8 +78,8 @@ def parse_card(text: object, rules) -> int:
 
     Raises CardError for anything that is not a card of this ruleset.
     """
-    if not isinstance(text, str) or len(text) < 2:
-        raise CardError(f"not a card: {text!r:.40}")
+    if not isinstance(text, str) or len(text) < 2 or not text.isascii():
+        raise CardError(f"not a card: {text!r:.40}")       # ASCII only: "ſ".upper() is "S"
     t = text.strip().upper()
     if len(t) < 2:
         raise CardError(f"not a card: {text!r:.40}")
@@ -102,7 +102,8 @@ def parse_card(text: object, rules) -> int:
     # ASCII digits only, and few of them: str.isdigit also takes "²", and int() refuses over 4,300 digits
     if len(rank) <= 3 and rank.isascii() and rank.isdigit() and str(int(rank)) == rank and int(rank) in rules.numbers:
         return number_code(suit, int(rank))
-    raise CardError(f"not a card: {text!r:.40}")
+    ranks = [*INVESTMENT_RANKS[:rules.investments], *map(str, sorted(rules.numbers))]
+    raise CardError(f"not a card: {text!r:.40} (ranks are {', '.join(ranks)}; T is 10)")
 
 
 def aside_count(players: int, deck_size: int) -> int:
