@@ -236,6 +236,10 @@ def test_ctrl_c_while_a_bot_thinks_stops_at_once_and_keeps_the_round(tmp_path, b
     (["--against", "nosuch"], "unknown policy 'nosuch'"),
     (["--players", "1", "--against", "nosuch"], "unknown policy 'nosuch'"),
     (["--set", "hand_size=0"], "hand_size = 0 is not allowed"),
+    (["--players", "4", "--opponents", "greedy,"], "--opponents 'greedy,' has an empty entry"),   # said --policies
+    (["--players", "4", "--set", "hand_size=2"], "a pass needs a hand of 3 or more"),            # said (3..2)
+    (["--set", "suits=1", "--set", "numbers=2", "--set", "investments=0", "--set", "bonus_cards=1"],
+     "the deck holds 1 card: too few for 2 hands"),                                              # said 1..0
 ])
 def test_bad_options_are_one_line(tmp_path, args, words):
     code, out, err = cli("play", *args, "--out", tmp_path / "x.json", cwd=tmp_path)

@@ -166,7 +166,7 @@ def _bots(players, seat, against, partner, opponents, resolve, split_policies) -
     if mate is not None and partner is not None:
         specs[mate] = partner
     if opponents is not None:
-        given = split_policies(opponents)
+        given = split_policies(opponents, "--opponents")
         if players == 1:
             raise BadArgument("--opponents: a solitaire round has none")
         if len(given) == 1:

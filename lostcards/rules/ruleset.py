@@ -240,9 +240,11 @@ def build_rules(preset: str, sets=(), players: int | None = None) -> "Ruleset":
         overrides["players"] = players
     r = text_rules(preset, overrides)
     if r.players == 4 and r.hand_size < r.pass_min_hand and "pass_min_hand" not in overrides:
+        allows = (f"--set pass_min_hand=N (3..{r.hand_size}) allows passes, " if r.hand_size >= 3 else
+                  "a pass needs a hand of 3 or more, so ")
         raise RulesError(f"hand_size = {r.hand_size} with 4 players is below {r.preset}'s pass_min_hand = "
-                         f"{r.pass_min_hand}: no seat could ever pass; --set pass_min_hand=N (3..{r.hand_size}) "
-                         f"allows passes, --set pass_min_hand={r.pass_min_hand} says no passing is meant")
+                         f"{r.pass_min_hand}: no seat could ever pass; {allows}--set pass_min_hand="
+                         f"{r.pass_min_hand} says no passing is meant")
     return r
 
 
@@ -300,6 +302,10 @@ def _turn_cap(r):
 
 def _hand_size(r):
     n = r.deck_size
+    if (n // 2 if r.players == 1 else (n - 1) // r.players) < 1:     # not even a card a hand: the deck is short
+        raise RulesError(f"the deck holds {n} card{'s' if n != 1 else ''}: too "
+                         f"few for {r.players} hand{'s' if r.players != 1 else ''} and a draw pile; add suits, "
+                         "numbers or investments")
     if r.players == 1:
         half = n // 2
         _check(1 <= r.hand_size <= min(30, half), "hand_size",
