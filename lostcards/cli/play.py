@@ -78,7 +78,7 @@ def play(against, partner, opponents, players, seat, first, preset, sets, seed, 
         from lostcards.cli.status import interrupted
         interrupted(say=False)         # a second Ctrl-C must not cut the save short
         session.save()
-        click.echo(("\n" if reader.waiting else "") +
+        click.echo(("\n" if getattr(reader, "waiting", False) else "") +
                    f"lostcards: interrupted: the round so far is saved in {path} (lostcards replay {path})", err=True)
         raise click.exceptions.Exit(130) from None
     if not finished:
